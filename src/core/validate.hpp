@@ -1,0 +1,16 @@
+// Argument checks shared by every entry point. Each throws ArgumentError naming the argument.
+#pragma once
+#include "core/cpp_only.hpp"
+
+namespace pgdp {
+
+// epsilon: finite and > 0.
+void require_epsilon(double epsilon);
+// delta: in the open interval (0, upper); upper is 1 unless a method needs less (e.g. 0.5).
+void require_delta(double delta, double upper = 1.0, const char* why = nullptr);
+// A finite, strictly positive scale-like argument: sensitivity, sigma, scale.
+void require_positive(const char* argument, double value);
+// alpha: in (0, 1).
+void require_alpha(double alpha);
+
+}  // namespace pgdp
