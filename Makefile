@@ -20,7 +20,7 @@ REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 PG_INCLUDE_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 # PostgreSQL headers as system headers so -Werror applies to our code only (pg_duckdb does the same).
 PG_CPPFLAGS = -isystem $(PG_INCLUDE_SERVER) -Isrc
-PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Wno-register -Wno-missing-field-initializers -fvisibility=hidden
+PG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Wno-register -Wno-missing-field-initializers
 SHLIB_LINK  = -lstdc++ -lm
 
 # No LLVM bitcode: clang is not a build dependency.

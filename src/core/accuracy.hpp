@@ -1,6 +1,5 @@
 // Accuracy (half-width a with P(|noise| > a) = alpha) of the noise distributions pgdp releases.
 #pragma once
-#include "core/cpp_only.hpp"
 #include "core/gaussian_method.hpp"
 
 namespace pgdp {

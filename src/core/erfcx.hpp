@@ -1,7 +1,6 @@
 // The scaled complementary error function erfcx(x) = exp(x^2) erfc(x). It lets the Gaussian
 // profile be evaluated at large epsilon without overflowing e^epsilon or underflowing erfc.
 #pragma once
-#include "core/cpp_only.hpp"
 
 namespace pgdp {
 

@@ -1,7 +1,6 @@
 // The one exception type the core throws for bad arguments. The PostgreSQL shim maps it to
 // SQLSTATE 22023 (invalid_parameter_value) with the message and hint given here.
 #pragma once
-#include "core/cpp_only.hpp"
 
 #include <stdexcept>
 #include <string>

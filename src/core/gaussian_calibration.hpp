@@ -1,7 +1,6 @@
 // Gaussian noise calibration: the standard deviation sigma that makes a query with L2 sensitivity
 // `sensitivity` (epsilon, delta)-DP (or (epsilon, delta)-probabilistic DP for Pdp/Zhao3/Zhao4).
 #pragma once
-#include "core/cpp_only.hpp"
 #include "core/gaussian_method.hpp"
 
 namespace pgdp {

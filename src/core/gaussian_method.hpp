@@ -1,6 +1,5 @@
 // The Gaussian calibrations pgdp offers, by SQL name.
 #pragma once
-#include "core/cpp_only.hpp"
 
 #include <string>
 #include <string_view>

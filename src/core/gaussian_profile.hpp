@@ -1,7 +1,6 @@
 // The exact privacy profile of the Gaussian mechanism (Balle-Wang; 000 eq. 11, 001 Thm 5.18):
 //   delta(eps) = Phi(D/(2s) - eps s/D) - e^eps Phi(-D/(2s) - eps s/D).
 #pragma once
-#include "core/cpp_only.hpp"
 
 namespace pgdp {
 

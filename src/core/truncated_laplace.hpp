@@ -1,6 +1,5 @@
 // The truncated Laplace mechanism of Geng et al. (004, Definition 3, Theorems 1-3; 001 Thm 5.6).
 #pragma once
-#include "core/cpp_only.hpp"
 
 namespace pgdp {
 

@@ -1,6 +1,5 @@
 // Argument checks shared by every entry point. Each throws ArgumentError naming the argument.
 #pragma once
-#include "core/cpp_only.hpp"
 
 namespace pgdp {
 

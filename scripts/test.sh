@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# All of pgdp's tests: install what is missing, check the regress schedule, build, run the C++
+# unit tests (GoogleTest), install the extension, run pg_regress against a throwaway cluster
+# configured by test/regress.conf, then the TAP tests in test/t/ (if any).
+#
+# Ends with one line `pgdp: N passed, N failed` (GoogleTest tests + pg_regress tests + TAP test
+# files; a step that cannot run at all counts as one failure) and exits non-zero on any failure.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$PGDP_ROOT"
+
+PASSED=0
+FAILED=0
+FAILED_STEPS=()
+LOGDIR="$PGDP_ROOT/build/test-logs"
+T_START=$SECONDS
+
+step_failed() { FAILED=$((FAILED + ${2:-1})); FAILED_STEPS+=("$1"); }
+
+summary() {
+    echo
+    if [ "${#FAILED_STEPS[@]}" -gt 0 ]; then
+        echo "failed: ${FAILED_STEPS[*]}"
+    fi
+    echo "total time $((SECONDS - T_START)) s"
+    echo "pgdp: $PASSED passed, $FAILED failed"
+    if [ "$FAILED" -gt 0 ]; then exit 1; fi
+    exit 0
+}
+
+section() { printf '\n==== %s ====\n' "$*"; }
+
+# ---------------------------------------------------------------------------
+section "dependencies"
+ensure_deps
+check_toolchain
+mkdir -p "$LOGDIR"
+
+section "schedule check"
+bash scripts/schedule-check.sh || step_failed "schedule-check"
+
+section "build"
+t0=$SECONDS
+if ! build_extension; then
+    step_failed "build"
+    summary
+fi
+log "build: $((SECONDS - t0)) s"
+
+# ---------------------------------------------------------------------------
+section "unit tests (GoogleTest)"
+t0=$SECONDS
+unit_log="$LOGDIR/unittest.log"
+rc=0
+make -j"$MAKE_JOBS" PG_CONFIG="$PG_CONFIG" unittest 2>&1 | tee "$unit_log" || rc=$?
+# --gtest_brief=1 prints no list of failures: failed = ran - passed.
+unit_ran="$(sed -n 's/^\[==========\] \([0-9]\+\) tests\? from .* ran\..*/\1/p' "$unit_log" | tail -n 1)"
+unit_pass="$(sed -n 's/^\[  PASSED  \] \([0-9]\+\) tests\?\..*/\1/p' "$unit_log" | tail -n 1)"
+unit_pass="${unit_pass:-0}"
+unit_fail=0
+if [ -n "$unit_ran" ]; then unit_fail=$((unit_ran - unit_pass)); fi
+PASSED=$((PASSED + unit_pass))
+if [ "$unit_fail" -gt 0 ]; then
+    step_failed "unittest" "$unit_fail"
+elif [ "$rc" -ne 0 ] || [ -z "$unit_ran" ]; then
+    # Did not build, or crashed before GoogleTest could count.
+    step_failed "unittest (exit $rc)"
+fi
+log "unit tests: $unit_pass passed, $unit_fail failed, $((SECONDS - t0)) s"
+
+# ---------------------------------------------------------------------------
+section "install"
+if ! install_extension; then
+    step_failed "install"
+    summary
+fi
+
+section "pg_regress"
+regress_tests="$(sed -n 's/^test: *//p' test/regress_schedule | tr -s ' \t\n' ' ' | sed 's/^ *//; s/ *$//')"
+if [ -z "$regress_tests" ]; then
+    log "pg_regress: test/regress_schedule lists no test, skipped"
+else
+    t0=$SECONDS
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    start_cluster "$PGDP_ROOT/test/regress.conf"
+    outdir="$PGDP_ROOT/build/regress"
+    rm -rf "$outdir"
+    mkdir -p "$outdir"
+    regress_log="$LOGDIR/regress.log"
+    rc=0
+    make PG_CONFIG="$PG_CONFIG" installcheck \
+        REGRESS_OPTS="--inputdir=. --outputdir=$outdir" 2>&1 | tee "$regress_log" || rc=$?
+    # PostgreSQL 15: "All N tests passed." or "M of N tests failed." (", K of these failures ignored")
+    all_pass="$(sed -n 's/^ *All \([0-9]\+\) tests\? passed\..*/\1/p' "$regress_log" | tail -n 1)"
+    ignored="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? passed, .*ignored.*/\1/p' "$regress_log" | tail -n 1)"
+    all_pass="${all_pass:-$ignored}"
+    some_fail="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? failed.*/\1 \2/p' "$regress_log" | tail -n 1)"
+    if [ -n "$all_pass" ] && [ "$rc" -eq 0 ]; then
+        PASSED=$((PASSED + all_pass))
+    elif [ -n "$some_fail" ]; then
+        read -r nf nt <<<"$some_fail"
+        PASSED=$((PASSED + nt - nf))
+        step_failed "pg_regress" "$nf"
+    else
+        # pg_regress stopped early (e.g. an expected file is missing): count what did pass.
+        nok="$(grep -cE '^(test| )? +[^ ]+ +\.\.\. ok' "$regress_log" || true)"
+        PASSED=$((PASSED + nok))
+        step_failed "pg_regress (exit $rc, no summary)"
+    fi
+    if [ -s "$outdir/regression.diffs" ]; then
+        echo "---- $outdir/regression.diffs (first 1000 lines) ----"
+        head -n 1000 "$outdir/regression.diffs"
+        echo "---- end of regression.diffs ----"
+    fi
+    if [ "$rc" -ne 0 ]; then print_server_log; fi
+    stop_cluster
+    log "pg_regress: $((SECONDS - t0)) s"
+fi
+
+# ---------------------------------------------------------------------------
+section "TAP tests"
+shopt -s nullglob
+tap_files=(test/t/*.pl)
+shopt -u nullglob
+if [ "${#tap_files[@]}" -eq 0 ]; then
+    log "TAP: no test/t/*.pl, skipped"
+else
+    t0=$SECONDS
+    setup_run_user
+    # The tests run as the unprivileged user (their clusters cannot run as root), from a copy of
+    # test/t in a private temp dir that user owns; PGDP_SRCDIR points back at the repository.
+    taproot="$(mktemp -d /tmp/pgdp-tap.XXXXXX)"
+    PGDP_CLEANUP_DIRS+=("$taproot")
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    cp -r test/t "$taproot/t"
+    mkdir -p "$taproot/tmp_check"
+    is_root && chown -R "$RUN_USER:" "$taproot"
+    pgxs_dir="$(dirname "$("$PG_CONFIG" --pgxs)")/.."
+    tap_perl="$(cd "$pgxs_dir" && pwd)/test/perl"
+    pg_regress_bin="$(cd "$pgxs_dir" && pwd)/test/regress/pg_regress"
+    for f in "${tap_files[@]}"; do
+        name="$(basename "$f")"
+        echo "-- $name"
+        if (cd "$taproot" && RUN_CWD="$taproot" as_run_user env TESTDIR="$taproot" PATH="$PG_BINDIR:$PATH" \
+                PG_REGRESS="$pg_regress_bin" PGDP_SRCDIR="$PGDP_ROOT" \
+                prove -I "$tap_perl" -I "$taproot/t" "t/$name"); then
+            PASSED=$((PASSED + 1))
+        else
+            step_failed "tap:$name"
+            l="$taproot/tmp_check/log/regress_log_${name%.pl}"
+            if [ -f "$l" ]; then echo "---- $l (last 200 lines) ----"; tail -n 200 "$l"; fi
+        fi
+    done
+    # Keep the logs next to the others.
+    rm -rf "$LOGDIR/tap"
+    cp -r "$taproot/tmp_check/log" "$LOGDIR/tap" 2>/dev/null || true
+    rm -rf "$taproot"
+    log "TAP: $((SECONDS - t0)) s"
+fi
+
+summary

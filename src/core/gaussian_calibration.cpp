@@ -1,0 +1,175 @@
+#include "core/cpp_only.hpp"
+#include "core/gaussian_calibration.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <boost/math/policies/policy.hpp>
+#include <boost/math/special_functions/erf.hpp>
+
+#include "core/errors.hpp"
+#include "core/erfcx.hpp"
+#include "core/gaussian_kernels.hpp"
+#include "core/validate.hpp"
+
+namespace pgdp {
+
+namespace {
+
+using detail::sigma_from_shape;
+
+// Double-precision evaluation without Boost's default promotion to long double: the closed forms
+// need only ~1e-15 relative accuracy and must stay under 100 ns.
+using NoPromotion = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+
+double inverse_erfc(double p) { return boost::math::erfc_inv(p, NoPromotion()); }
+
+// Relative widening applied to numerically solved sigmas so that rounding in the solver can never
+// leave them below the true optimum; far below the 1e-9 accuracy promised.
+constexpr double kSolverSafetyMargin = 1e-12;
+
+// Zhao et al. Mechanism 2's c (002 Thm 5 eq. 9): sqrt(ln(2 / (sqrt(16 delta + 1) - 1))), written
+// as sqrt(ln((sqrt(1 + 16 delta) + 1) / (8 delta))) to avoid cancellation for small delta.
+double zhao2_shape(double delta) {
+    return std::sqrt(std::log((std::sqrt(1.0 + 16.0 * delta) + 1.0) / (8.0 * delta)));
+}
+
+// Zhao et al. Mechanism 4's g (002 Thm 9 eq. 15a), rewritten the same way.
+double zhao4_shape(double delta) {
+    return std::sqrt(std::log((std::sqrt(1.0 + 8.0 * delta) + 1.0) / (4.0 * delta)));
+}
+
+// Zhao et al. Mechanism 1's b (002 Thm 4 eq. 7a). e^eps erfc(sqrt eps) = erfcx(sqrt eps) and
+// e^eps erfc(sqrt(w^2 + eps)) = e^{-w^2} erfcx(sqrt(w^2 + eps)) keep it finite for large eps.
+double zhao1_shape(double epsilon, double delta) {
+    const double tail = erfcx(std::sqrt(epsilon));
+    if (!(2.0 - tail > 2.0 * delta)) return 0.0;
+    const double denominator = 2.0 * delta + tail;
+    const double w = inverse_erfc(denominator);
+    const double inner = std::exp(-w * w) * erfcx(std::sqrt(w * w + epsilon));
+    return inverse_erfc(2.0 * delta / (1.0 - inner / denominator));
+}
+
+// Vinterbo's (a, s) bound (000 Thm 5 eq. 9): sigma = D/(eps sqrt 2) (sqrt(a z + eps) + s sqrt(a z)),
+// z = -ln(4 delta (1 - delta)); the shape x = s sqrt(a z).
+double vinterbo_closed_shape(double delta) {
+    const double z = -(std::log(4.0 * delta) + std::log1p(-delta));
+    const bool small_delta = delta <= 0.5;
+    const double a = small_delta ? 1.0 : 0.785398163397448309615660845819875721;  // pi/4
+    const double magnitude = std::sqrt(a * std::fmax(z, 0.0));
+    return small_delta ? magnitude : -magnitude;
+}
+
+void require_epsilon_at_most_one(GaussianMethod method, double epsilon) {
+    if (epsilon <= 1.0) return;
+    char value[64];
+    std::snprintf(value, sizeof value, "%.17g", epsilon);
+    throw ArgumentError("epsilon",
+                        "method \"" + std::string(gaussian_method_name(method)) +
+                            "\" is proven only for epsilon <= 1, got " + value +
+                            " (Zhao et al. 2019, Theorem 1: it is not private for large epsilon)",
+                        "Use method 'analytic', the optimal sigma, valid for every epsilon > 0.");
+}
+
+// pDP-OPT (002 Thm 6): solve erfc(d) + erfc(sqrt(d^2 + eps)) = 2 delta; Lemma 5 brackets d by
+// inverfc(2 delta) < d < inverfc(delta).
+double probabilistic_shape(double epsilon, double delta) {
+    const double target = std::log(2.0 * delta);
+    auto log_f = [epsilon](double d) { return detail::log_probabilistic(d, epsilon); };
+    double lower = inverse_erfc(std::fmin(2.0 * delta, 1.999999999999999));
+    double upper = inverse_erfc(delta);
+    while (log_f(lower).log_value < target) lower = 2.0 * lower - 1.0;
+    while (log_f(upper).log_value > target) upper = 2.0 * upper + 1.0;
+    return detail::solve_decreasing(log_f, target, lower, upper, upper);
+}
+
+}  // namespace
+
+double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity) {
+    // 002 Thm 2: with a solving erfc(a) - e^eps erfc(sqrt(a^2 + eps)) = 2 delta,
+    // sigma = (a + sqrt(a^2 + eps)) D / (eps sqrt 2). Brackets from 002 Lemma 14 (Appendix O):
+    // a in (0, c) when 1 - e^eps erfc(sqrt eps) > 2 delta, else a in (-inverfc((2-2delta)/(e^eps+1)), 0].
+    const double target = std::log(2.0 * delta);
+    auto log_r = [epsilon](double u) { return detail::log_balle_wang(u, epsilon); };
+    const double at_zero = 1.0 - erfcx(std::sqrt(epsilon));
+    double lower;
+    double upper;
+    if (at_zero > 2.0 * delta) {
+        lower = 0.0;
+        upper = zhao2_shape(delta);
+    } else {
+        const double argument = (2.0 - 2.0 * delta) / (std::exp(epsilon) + 1.0);
+        lower = argument > 1e-300 ? -inverse_erfc(argument) : -27.0;
+        upper = 0.0;
+    }
+    while (log_r(lower).log_value < target && lower > -27.0) lower = 2.0 * lower - 1.0;
+    while (log_r(upper).log_value > target) upper = 2.0 * upper + 1.0;
+    const double a = detail::solve_decreasing(log_r, target, lower, upper, upper);
+    return sigma_from_shape(a, epsilon, sensitivity) * (1.0 + kSolverSafetyMargin);
+}
+
+double gaussian_sigma(double epsilon, double delta, double sensitivity, GaussianMethod method) {
+    require_epsilon(epsilon);
+    require_positive("sensitivity", sensitivity);
+    if (method == GaussianMethod::Zhao2) {
+        require_delta(delta, 0.5, "method \"zhao2\" (Zhao et al. 2019, Theorem 5)");
+    } else {
+        require_delta(delta);
+    }
+
+    double sigma = 0.0;
+    switch (method) {
+        case GaussianMethod::Analytic:
+            sigma = analytic_gaussian_sigma(epsilon, delta, sensitivity);
+            break;
+        case GaussianMethod::Classic:
+            // Dwork-Roth: sigma = sqrt(2 ln(1.25/delta)) D / eps, eps <= 1 (001 Thm 5.9; 003).
+            require_epsilon_at_most_one(method, epsilon);
+            sigma = std::sqrt(2.0 * std::log(1.25 / delta)) * sensitivity / epsilon;
+            break;
+        case GaussianMethod::Dwork2006:
+            // Dwork et al. 2006: sigma = sqrt(2 ln(2/delta)) D / eps, eps <= 1 (002 eq. 1).
+            require_epsilon_at_most_one(method, epsilon);
+            sigma = std::sqrt(2.0 * std::log(2.0 / delta)) * sensitivity / epsilon;
+            break;
+        case GaussianMethod::Vinterbo:
+            // 000 Thm 5 eq. (8): D/(2 eps) (q + sqrt(q^2 + 2 eps)), q = Phi^-1(1 - delta)
+            // = sqrt 2 inverfc(2 delta); i.e. the shape x = inverfc(2 delta).
+            sigma = sigma_from_shape(inverse_erfc(2.0 * delta), epsilon, sensitivity);
+            break;
+        case GaussianMethod::VinterboClosed:
+            sigma = sigma_from_shape(vinterbo_closed_shape(delta), epsilon, sensitivity);
+            break;
+        case GaussianMethod::Zhao1:
+            sigma = sigma_from_shape(zhao1_shape(epsilon, delta), epsilon, sensitivity);
+            break;
+        case GaussianMethod::Zhao2:
+            sigma = sigma_from_shape(zhao2_shape(delta), epsilon, sensitivity);
+            break;
+        case GaussianMethod::Pdp:
+            sigma = sigma_from_shape(probabilistic_shape(epsilon, delta), epsilon, sensitivity) *
+                    (1.0 + kSolverSafetyMargin);
+            break;
+        case GaussianMethod::Zhao3:
+            // 002 Thm 8 eq. (14a): f = inverfc(delta).
+            sigma = sigma_from_shape(inverse_erfc(delta), epsilon, sensitivity);
+            break;
+        case GaussianMethod::Zhao4:
+            sigma = sigma_from_shape(zhao4_shape(delta), epsilon, sensitivity);
+            break;
+        case GaussianMethod::Zcdp:
+            // 002 Sec. VII: D (sqrt(ln 1/delta) + sqrt(ln 1/delta + eps)) / (sqrt 2 eps).
+            sigma = sigma_from_shape(std::sqrt(-std::log(delta)), epsilon, sensitivity);
+            break;
+    }
+    if (!(std::isfinite(sigma) && sigma > 0.0)) {
+        throw ArgumentError("epsilon",
+                            "the calibrated sigma is not representable as a float8 (epsilon too "
+                            "small or sensitivity too large)",
+                            "Use a larger epsilon or a smaller sensitivity.");
+    }
+    return sigma;
+}
+
+}  // namespace pgdp
