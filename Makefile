@@ -78,3 +78,16 @@ $(BENCH_DIR)/pgdp_core_bench: $(BENCH_CORE_OBJS) $(BENCH_SRCS)
 .PHONY: bench-core
 bench-core: $(BENCH_DIR)/pgdp_core_bench
 	$(BENCH_DIR)/pgdp_core_bench $(BENCH_ARGS)
+
+# ---------------------------------------------------------------------------
+# Independent 50-digit references for the unit tests (Boost.Multiprecision, header-only).
+# Regenerates test/reference/*.csv; see test/reference/README.md. Takes a few minutes.
+REFERENCE_DIR = build/reference
+
+$(REFERENCE_DIR)/generate_references: test/reference/generate_references.cpp
+	@mkdir -p $(dir $@)
+	g++ -O2 -std=c++17 -Wall -Wextra -Werror -o $@ $<
+
+.PHONY: references
+references: $(REFERENCE_DIR)/generate_references
+	$(REFERENCE_DIR)/generate_references test/reference

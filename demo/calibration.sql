@@ -48,14 +48,14 @@ INSERT INTO methods VALUES
     (1,  'analytic',        'optimal sigma (Balle-Wang analytic Gaussian)'),
     (2,  'classic',         'Dwork-Roth sqrt(2 ln(1.25/delta))/eps, eps <= 1'),
     (3,  'dwork2006',       'sqrt(2 ln(2/delta))/eps, eps <= 1'),
-    (4,  'vinterbo',        'Vinterbo, implicit bound'),
-    (5,  'vinterbo_closed', 'Vinterbo, closed form'),
+    (4,  'vinterbo',        'Vinterbo, Thm 5 eq. (8)'),
+    (5,  'vinterbo_closed', 'Vinterbo, Thm 5 eq. (9), closed form'),
     (6,  'zhao1',           'Zhao et al. Mechanism 1'),
-    (7,  'zhao2',           'Zhao et al. Mechanism 2'),
+    (7,  'zhao2',           'Zhao et al. Mechanism 2, delta < 0.5'),
     (8,  'pdp',             'probabilistic DP, pDP-OPT'),
     (9,  'zhao3',           'probabilistic DP, Mechanism 3'),
     (10, 'zhao4',           'probabilistic DP, Mechanism 4'),
-    (11, 'zcdp',            'via zero-concentrated DP');
+    (11, 'zcdp',            'zCDP / RDP conversion');
 
 -- 1 --------------------------------------------------------------------------------------------
 \echo
@@ -109,7 +109,8 @@ ORDER BY 1, 2 DESC;
 \echo '== 3. What each sigma really buys (epsilon = 1, delta = 1e-5) =='
 \echo '   delta achieved = gaussian_delta(sigma, 1): the exact (Balle-Wang) delta of that sigma at epsilon 1'
 \echo '   epsilon achieved = gaussian_epsilon(sigma, 1e-5): the exact epsilon of that sigma at delta 1e-5'
-\echo '   (the probabilistic-DP methods pdp, zhao3, zhao4 promise a weaker guarantee, so their delta may exceed 1e-5)'
+\echo '   Every method spends at least the analytic sigma; "x analytic" is its overhead. pdp, zhao3 and zhao4'
+\echo '   calibrate for probabilistic DP, a stronger guarantee than (epsilon, delta)-DP.'
 WITH s AS (
     SELECT m.ord, m.method, t.sigma
     FROM methods m CROSS JOIN LATERAL pg_temp.try_sigma(1, 1e-5, m.method) t

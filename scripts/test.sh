@@ -15,6 +15,10 @@ FAILED=0
 FAILED_STEPS=()
 LOGDIR="$PGDP_ROOT/build/test-logs"
 T_START=$SECONDS
+# Safety nets so that a hang fails the run instead of eating CI's 90 minutes (seconds).
+UNIT_TIMEOUT="${PGDP_UNIT_TIMEOUT:-1200}"        # build of the unit tests + run
+REGRESS_TIMEOUT="${PGDP_REGRESS_TIMEOUT:-1200}"  # whole pg_regress run
+TAP_TIMEOUT="${PGDP_TAP_TIMEOUT:-600}"           # each TAP file
 
 step_failed() { FAILED=$((FAILED + ${2:-1})); FAILED_STEPS+=("$1"); }
 
@@ -53,7 +57,8 @@ section "unit tests (GoogleTest)"
 t0=$SECONDS
 unit_log="$LOGDIR/unittest.log"
 rc=0
-make -j"$MAKE_JOBS" PG_CONFIG="$PG_CONFIG" unittest 2>&1 | tee "$unit_log" || rc=$?
+timeout -k 10 "$UNIT_TIMEOUT" make -j"$MAKE_JOBS" PG_CONFIG="$PG_CONFIG" unittest 2>&1 | tee "$unit_log" || rc=$?
+if [ "$rc" -eq 124 ]; then echo "unit tests: timed out after $UNIT_TIMEOUT s"; fi
 # --gtest_brief=1 prints no list of failures: failed = ran - passed.
 unit_ran="$(sed -n 's/^\[==========\] \([0-9]\+\) tests\? from .* ran\..*/\1/p' "$unit_log" | tail -n 1)"
 unit_pass="$(sed -n 's/^\[  PASSED  \] \([0-9]\+\) tests\?\..*/\1/p' "$unit_log" | tail -n 1)"
@@ -90,8 +95,9 @@ else
     mkdir -p "$outdir"
     regress_log="$LOGDIR/regress.log"
     rc=0
-    make PG_CONFIG="$PG_CONFIG" installcheck \
+    timeout -k 10 "$REGRESS_TIMEOUT" make PG_CONFIG="$PG_CONFIG" installcheck \
         REGRESS_OPTS="--inputdir=. --outputdir=$outdir" 2>&1 | tee "$regress_log" || rc=$?
+    if [ "$rc" -eq 124 ]; then echo "pg_regress: timed out after $REGRESS_TIMEOUT s"; fi
     # PostgreSQL 15: "All N tests passed." or "M of N tests failed." (", K of these failures ignored")
     all_pass="$(sed -n 's/^ *All \([0-9]\+\) tests\? passed\..*/\1/p' "$regress_log" | tail -n 1)"
     ignored="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? passed, .*ignored.*/\1/p' "$regress_log" | tail -n 1)"
@@ -146,7 +152,7 @@ else
         echo "-- $name"
         if (cd "$taproot" && RUN_CWD="$taproot" as_run_user env TESTDIR="$taproot" PATH="$PG_BINDIR:$PATH" \
                 PG_REGRESS="$pg_regress_bin" PGDP_SRCDIR="$PGDP_ROOT" \
-                prove -I "$tap_perl" -I "$taproot/t" "t/$name"); then
+                timeout -k 10 "$TAP_TIMEOUT" prove -I "$tap_perl" -I "$taproot/t" "t/$name"); then
             PASSED=$((PASSED + 1))
         else
             step_failed "tap:$name"

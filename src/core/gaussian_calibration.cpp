@@ -2,7 +2,7 @@
 #include "core/gaussian_calibration.hpp"
 
 #include <cmath>
-#include <cstdio>
+#include <limits>
 #include <string>
 
 #include <boost/math/policies/policy.hpp>
@@ -28,6 +28,8 @@ double inverse_erfc(double p) { return boost::math::erfc_inv(p, NoPromotion()); 
 // Relative widening applied to numerically solved sigmas so that rounding in the solver can never
 // leave them below the true optimum; far below the 1e-9 accuracy promised.
 constexpr double kSolverSafetyMargin = 1e-12;
+// Below this epsilon the analytic root is refined in long double (see analytic_gaussian_sigma).
+constexpr double kLongDoubleRefinementBelow = 0.05;
 
 // Zhao et al. Mechanism 2's c (002 Thm 5 eq. 9): sqrt(ln(2 / (sqrt(16 delta + 1) - 1))), written
 // as sqrt(ln((sqrt(1 + 16 delta) + 1) / (8 delta))) to avoid cancellation for small delta.
@@ -63,11 +65,9 @@ double vinterbo_closed_shape(double delta) {
 
 void require_epsilon_at_most_one(GaussianMethod method, double epsilon) {
     if (epsilon <= 1.0) return;
-    char value[64];
-    std::snprintf(value, sizeof value, "%.17g", epsilon);
     throw ArgumentError("epsilon",
                         "method \"" + std::string(gaussian_method_name(method)) +
-                            "\" is proven only for epsilon <= 1, got " + value +
+                            "\" is proven only for epsilon <= 1, got " + shown(epsilon) +
                             " (Zhao et al. 2019, Theorem 1: it is not private for large epsilon)",
                         "Use method 'analytic', the optimal sigma, valid for every epsilon > 0.");
 }
@@ -79,8 +79,9 @@ double probabilistic_shape(double epsilon, double delta) {
     auto log_f = [epsilon](double d) { return detail::log_probabilistic(d, epsilon); };
     double lower = inverse_erfc(std::fmin(2.0 * delta, 1.999999999999999));
     double upper = inverse_erfc(delta);
-    while (log_f(lower).log_value < target) lower = 2.0 * lower - 1.0;
-    while (log_f(upper).log_value > target) upper = 2.0 * upper + 1.0;
+    // Rounding can put the Lemma 5 ends a hair on the wrong side; widen until they bracket.
+    for (int step = 0; step < 64 && log_f(lower).log_value < target; ++step) lower -= std::fabs(lower) + 1.0;
+    for (int step = 0; step < 64 && log_f(upper).log_value > target; ++step) upper += std::fabs(upper) + 1.0;
     return detail::solve_decreasing(log_f, target, lower, upper, upper);
 }
 
@@ -103,10 +104,41 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
         lower = argument > 1e-300 ? -inverse_erfc(argument) : -27.0;
         upper = 0.0;
     }
-    while (log_r(lower).log_value < target && lower > -27.0) lower = 2.0 * lower - 1.0;
-    while (log_r(upper).log_value > target) upper = 2.0 * upper + 1.0;
+    for (int step = 0; step < 64 && log_r(lower).log_value < target && lower > -27.0; ++step) {
+        lower -= std::fabs(lower) + 1.0;
+    }
+    for (int step = 0; step < 64 && log_r(upper).log_value > target; ++step) upper += std::fabs(upper) + 1.0;
     const double a = detail::solve_decreasing(log_r, target, lower, upper, upper);
-    return sigma_from_shape(a, epsilon, sensitivity) * (1.0 + kSolverSafetyMargin);
+    if (epsilon >= kLongDoubleRefinementBelow) {
+        return sigma_from_shape(a, epsilon, sensitivity) * (1.0 + kSolverSafetyMargin);
+    }
+    // Small epsilon: erfcx(u) - erfcx(v) cancels (v - u = eps/(u + v)), so the double root is
+    // refined in long double, and the margin grows with the digits the difference loses.
+    using Long = long double;
+    const Long long_epsilon = epsilon;
+    auto log_r_long = [long_epsilon](Long u) { return detail::log_balle_wang(u, long_epsilon); };
+    const Long step = 64 * std::numeric_limits<double>::epsilon() * std::fmax(1.0, std::fabs(a));
+    Long long_lower = a - step;
+    Long long_upper = a + step;
+    const Long long_target = std::log(Long(2) * delta);
+    for (int widen = 0; widen < 64 && log_r_long(long_lower).log_value < long_target; ++widen) {
+        long_lower -= (long_upper - long_lower);
+    }
+    for (int widen = 0; widen < 64 && log_r_long(long_upper).log_value > long_target; ++widen) {
+        long_upper += (long_upper - long_lower);
+    }
+    const Long refined = detail::solve_decreasing(log_r_long, long_target, long_lower, long_upper, Long(a));
+    // Rounding error of ln R ~ ulp * erfcx(u) / (erfcx(u) - erfcx(v)); it moves u by that over
+    // |d ln R / du| and sigma by du / v relative (d ln(u + v) / du = 1 / v).
+    const Long v = std::sqrt(refined * refined + long_epsilon);
+    const Long lost = refined >= 0 ? erfcx(refined) / (erfcx(refined) - erfcx(v)) : Long(1);
+    const Long slope = std::fabs(log_r_long(refined).slope);
+    const Long margin =
+        kSolverSafetyMargin + 16 * std::numeric_limits<Long>::epsilon() * lost / (slope * v);
+    const Long sigma = sigma_from_shape(refined, long_epsilon, Long(sensitivity)) * (1 + margin);
+    double rounded = static_cast<double>(sigma);
+    if (static_cast<Long>(rounded) < sigma) rounded = std::nextafter(rounded, HUGE_VAL);
+    return rounded;
 }
 
 double gaussian_sigma(double epsilon, double delta, double sensitivity, GaussianMethod method) {

@@ -92,7 +92,17 @@ Real solve_decreasing(LogFunction log_f, Real target, Real lower, Real upper, Re
         if (step <= 4 * tiny * std::fmax(Real(1), std::fabs(u))) break;
         if (upper - lower <= 2 * tiny * std::fmax(Real(1), std::fabs(upper))) break;
     }
-    return log_f(u).log_value <= target ? u : upper;
+    // Converged to within rounding of the root: step up by a few ulps until ln F <= target
+    // holds as evaluated, so the answer ends on the private side without jumping to a stale
+    // bracket end.
+    Real bump = 4 * tiny * std::fmax(Real(1), std::fabs(u));
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        const Real candidate = u + (attempt == 0 ? Real(0) : bump);
+        if (candidate >= upper) break;
+        if (log_f(candidate).log_value <= target) return candidate;
+        if (attempt > 0) bump *= 2;
+    }
+    return upper;
 }
 
 }  // namespace pgdp::detail

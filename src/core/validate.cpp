@@ -3,21 +3,21 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/errors.hpp"
 
 namespace pgdp {
 
-namespace {
-
 std::string shown(double value) {
     char text[64];
-    std::snprintf(text, sizeof text, "%.17g", value);
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, value);
+        if (std::strtod(text, nullptr) == value || std::isnan(value)) break;
+    }
     return text;
 }
-
-}  // namespace
 
 void require_epsilon(double epsilon) {
     if (!(std::isfinite(epsilon) && epsilon > 0.0)) {

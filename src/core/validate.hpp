@@ -1,7 +1,13 @@
 // Argument checks shared by every entry point. Each throws ArgumentError naming the argument.
 #pragma once
 
+#include <string>
+
 namespace pgdp {
+
+// The shortest decimal that reads back as the same double (0.7, not 0.69999999999999996), for
+// messages.
+std::string shown(double value);
 
 // epsilon: finite and > 0.
 void require_epsilon(double epsilon);

@@ -475,8 +475,11 @@ void write_generic_rejections(FILE* r) {
     // Mechanism 2 needs delta < 0.5 (002 Theorem 5).
     std::fprintf(r, "gaussian_sigma,zhao2,1,0.5,1,,,delta\n");
     std::fprintf(r, "gaussian_accuracy,zhao2,1,0.5,1,,0.05,delta\n");
-    for (const char* e : bad_pos) {
+    // gaussian_delta: epsilon = 0 is left out on purpose (the profile at 0 is meaningful, 000 eq. 11,
+    // so whether it is accepted is the implementation's choice).
+    for (const char* e : {"-1", "nan", "inf", "-inf"})
         std::fprintf(r, "gaussian_delta,,%s,,1,1,,epsilon\n", e);
+    for (const char* e : bad_pos) {
         std::fprintf(r, "truncated_laplace_params,,%s,1e-05,1,,,epsilon\n", e);
         std::fprintf(r, "truncated_laplace_accuracy,,%s,1e-05,1,,0.05,epsilon\n", e);
     }
