@@ -29,7 +29,17 @@ double inverse_erfc(double p) { return boost::math::erfc_inv(p, NoPromotion()); 
 // leave them below the true optimum; far below the 1e-9 accuracy promised.
 constexpr double kSolverSafetyMargin = 1e-12;
 // Below this epsilon the analytic root is refined in long double (see analytic_gaussian_sigma).
-constexpr double kLongDoubleRefinementBelow = 0.05;
+constexpr double kLongDoubleRefinementBelow = 1e-3;
+
+// Relative widening of a solved analytic sigma: the fixed margin plus the rounding error of the
+// root. ln R(u) carries an error of ~ulp * erfcx(u) / (erfcx(u) - erfcx(v)) (the difference
+// cancels when v - u = eps / (u + v) is small); that moves u by the error over |d ln R / du| and
+// sigma by du / v relative, since d ln(u + v) / du = 1 / v.
+template <typename Real>
+Real solver_margin(Real u, Real epsilon, const detail::LogValueSlope<Real>& at, Real unit_roundoff) {
+    const Real v = std::sqrt(u * u + epsilon);
+    return kSolverSafetyMargin + 16 * unit_roundoff * at.conditioning / (std::fabs(at.slope) * v);
+}
 
 // Zhao et al. Mechanism 2's c (002 Thm 5 eq. 9): sqrt(ln(2 / (sqrt(16 delta + 1) - 1))), written
 // as sqrt(ln((sqrt(1 + 16 delta) + 1) / (8 delta))) to avoid cancellation for small delta.
@@ -82,7 +92,7 @@ double probabilistic_shape(double epsilon, double delta) {
     // Rounding can put the Lemma 5 ends a hair on the wrong side; widen until they bracket.
     for (int step = 0; step < 64 && log_f(lower).log_value < target; ++step) lower -= std::fabs(lower) + 1.0;
     for (int step = 0; step < 64 && log_f(upper).log_value > target; ++step) upper += std::fabs(upper) + 1.0;
-    return detail::solve_decreasing(log_f, target, lower, upper, upper);
+    return detail::solve_decreasing(log_f, target, lower, upper, upper).point;
 }
 
 }  // namespace
@@ -108,12 +118,17 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
         lower -= std::fabs(lower) + 1.0;
     }
     for (int step = 0; step < 64 && log_r(upper).log_value > target; ++step) upper += std::fabs(upper) + 1.0;
-    const double a = detail::solve_decreasing(log_r, target, lower, upper, upper);
+    // Newton from the right of the root: Vinterbo's shape inverfc(2 delta) (000 eq. 8) is never
+    // below a (its sigma is private, so at least the optimum) and is usually within a few percent.
+    const double vinterbo = inverse_erfc(2.0 * delta);
+    const double start = (vinterbo > lower && vinterbo < upper) ? vinterbo : upper;
+    const detail::Root<double> root = detail::solve_decreasing(log_r, target, lower, upper, start);
+    const double a = root.point;
     if (epsilon >= kLongDoubleRefinementBelow) {
-        return sigma_from_shape(a, epsilon, sensitivity) * (1.0 + kSolverSafetyMargin);
+        const double margin = solver_margin(a, epsilon, root.at, std::numeric_limits<double>::epsilon());
+        return sigma_from_shape(a, epsilon, sensitivity) * (1.0 + margin);
     }
-    // Small epsilon: erfcx(u) - erfcx(v) cancels (v - u = eps/(u + v)), so the double root is
-    // refined in long double, and the margin grows with the digits the difference loses.
+    // Tiny epsilon: refine the double root in long double, where the cancellation costs less.
     using Long = long double;
     const Long long_epsilon = epsilon;
     auto log_r_long = [long_epsilon](Long u) { return detail::log_balle_wang(u, long_epsilon); };
@@ -127,14 +142,11 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
     for (int widen = 0; widen < 64 && log_r_long(long_upper).log_value > long_target; ++widen) {
         long_upper += (long_upper - long_lower);
     }
-    const Long refined = detail::solve_decreasing(log_r_long, long_target, long_lower, long_upper, Long(a));
-    // Rounding error of ln R ~ ulp * erfcx(u) / (erfcx(u) - erfcx(v)); it moves u by that over
-    // |d ln R / du| and sigma by du / v relative (d ln(u + v) / du = 1 / v).
-    const Long v = std::sqrt(refined * refined + long_epsilon);
-    const Long lost = refined >= 0 ? erfcx(refined) / (erfcx(refined) - erfcx(v)) : Long(1);
-    const Long slope = std::fabs(log_r_long(refined).slope);
+    const detail::Root<Long> long_root =
+        detail::solve_decreasing(log_r_long, long_target, long_lower, long_upper, Long(a));
+    const Long refined = long_root.point;
     const Long margin =
-        kSolverSafetyMargin + 16 * std::numeric_limits<Long>::epsilon() * lost / (slope * v);
+        solver_margin(refined, long_epsilon, long_root.at, std::numeric_limits<Long>::epsilon());
     const Long sigma = sigma_from_shape(refined, long_epsilon, Long(sensitivity)) * (1 + margin);
     double rounded = static_cast<double>(sigma);
     if (static_cast<Long>(rounded) < sigma) rounded = std::nextafter(rounded, HUGE_VAL);

@@ -10,6 +10,13 @@
 
 namespace pgdp::detail {
 
+// erfc without Boost's promotion of double to long double (see erfcx.cpp).
+template <typename Real>
+Real fast_erfc(Real x) {
+    using NoPromotion = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+    return boost::math::erfc(x, NoPromotion());
+}
+
 template <typename Real>
 constexpr Real kTwoOverSqrtPi = Real(1.12837916709551257389615890312154517L);
 template <typename Real>
@@ -34,8 +41,9 @@ Real shape_from_sigma(Real sigma, Real epsilon, Real sensitivity) {
 
 template <typename Real>
 struct LogValueSlope {
-    Real log_value;  // ln F(u)
-    Real slope;      // d/du ln F(u)
+    Real log_value;         // ln F(u)
+    Real slope;             // d/du ln F(u)
+    Real conditioning = 1;  // relative error of F over unit roundoff (cancellation), >= 1
 };
 
 // Balle-Wang: R(u) = erfc(u) - e^eps erfc(v), v = sqrt(u^2 + eps), equals 2 delta at the optimum
@@ -47,11 +55,12 @@ LogValueSlope<Real> log_balle_wang(Real u, Real epsilon) {
     const Real v = std::sqrt(u * u + epsilon);
     if (u >= 0) {
         const Real u_minus_v = -epsilon / (u + v);
-        const Real gap = erfcx(u) - erfcx(v);
-        return {-u * u + std::log(gap), kTwoOverSqrtPi<Real> * u_minus_v / (v * gap)};
+        const Real scaled_tail = erfcx(u);
+        const Real gap = scaled_tail - erfcx(v);
+        return {-u * u + std::log(gap), kTwoOverSqrtPi<Real> * u_minus_v / (v * gap), scaled_tail / gap};
     }
     const Real scale = std::exp(-u * u);
-    const Real value = boost::math::erfc(u) - scale * erfcx(v);
+    const Real value = fast_erfc(u) - scale * erfcx(v);
     return {std::log(value), kTwoOverSqrtPi<Real> * scale * (u - v) / (v * value)};
 }
 
@@ -65,44 +74,55 @@ LogValueSlope<Real> log_probabilistic(Real d, Real epsilon) {
         return {-d * d + std::log(sum), -kTwoOverSqrtPi<Real> * (1 + damp * d / v) / sum};
     }
     const Real scale = std::exp(-d * d);
-    const Real value = boost::math::erfc(d) + scale * damp * erfcx(v);
+    const Real value = fast_erfc(d) + scale * damp * erfcx(v);
     return {std::log(value), -kTwoOverSqrtPi<Real> * scale * (1 + damp * d / v) / value};
 }
 
+template <typename Real>
+struct Root {
+    Real point;               // where ln F(point) <= target holds as evaluated
+    LogValueSlope<Real> at;   // ln F and its slope there
+};
+
 // Finds the root of the decreasing function ln F(u) - target on [lower, upper] where
 // ln F(lower) >= target >= ln F(upper), by Newton steps safeguarded with bisection. Returns a
-// point where ln F <= target (the side of larger u, i.e. larger sigma: the private side).
+// point where ln F <= target (the side of larger u, i.e. larger sigma: the private side) within
+// a few ulps of the root.
 template <typename Real, typename LogFunction>
-Real solve_decreasing(LogFunction log_f, Real target, Real lower, Real upper, Real start) {
+Root<Real> solve_decreasing(LogFunction log_f, Real target, Real lower, Real upper, Real start) {
     Real u = (start > lower && start < upper) ? start : lower + (upper - lower) / 2;
     const Real tiny = std::numeric_limits<Real>::epsilon();
+    LogValueSlope<Real> at = log_f(u);
     for (int iteration = 0; iteration < 200; ++iteration) {
-        const LogValueSlope<Real> at = log_f(u);
         const Real excess = at.log_value - target;
         if (excess > 0) {
             lower = u;
         } else {
             upper = u;
-            if (excess == 0) break;
         }
-        Real next = u - excess / at.slope;
+        const Real newton_step = -excess / at.slope;
+        // Stop once the step is below what rounding of ln F can resolve (conditioning ulps).
+        const Real resolution = 4 * tiny * std::fmax(std::fmax(Real(1), std::fabs(u)),
+                                                     at.conditioning / std::fabs(at.slope));
+        if (excess == 0 || std::fabs(newton_step) <= resolution) break;
+        Real next = u + newton_step;
         if (!(next > lower && next < upper)) next = lower + (upper - lower) / 2;
-        const Real step = std::fabs(next - u);
+        if (next == u) break;
         u = next;
-        if (step <= 4 * tiny * std::fmax(Real(1), std::fabs(u))) break;
-        if (upper - lower <= 2 * tiny * std::fmax(Real(1), std::fabs(upper))) break;
+        at = log_f(u);
     }
-    // Converged to within rounding of the root: step up by a few ulps until ln F <= target
-    // holds as evaluated, so the answer ends on the private side without jumping to a stale
-    // bracket end.
+    // Within rounding of the root. If the last point is on the wrong side as evaluated, step up
+    // by a few ulps until ln F <= target holds, never jumping to a stale bracket end.
     Real bump = 4 * tiny * std::fmax(Real(1), std::fabs(u));
-    for (int attempt = 0; attempt < 64; ++attempt) {
-        const Real candidate = u + (attempt == 0 ? Real(0) : bump);
-        if (candidate >= upper) break;
-        if (log_f(candidate).log_value <= target) return candidate;
-        if (attempt > 0) bump *= 2;
+    for (int attempt = 0; attempt < 64 && at.log_value > target; ++attempt) {
+        const Real candidate = u + bump;
+        if (candidate >= upper) return {upper, log_f(upper)};
+        const LogValueSlope<Real> there = log_f(candidate);
+        if (there.log_value <= target) return {candidate, there};
+        bump *= 2;
     }
-    return upper;
+    if (at.log_value > target) return {upper, log_f(upper)};
+    return {u, at};
 }
 
 }  // namespace pgdp::detail
