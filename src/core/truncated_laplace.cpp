@@ -67,11 +67,15 @@ double truncated_laplace_accuracy(double epsilon, double delta, double sensitivi
     require_alpha(alpha);
     const TruncatedLaplaceParams params = truncated_laplace_params(epsilon, delta, sensitivity);
     // P(|X| > a) = (e^{-a/lambda} - e^{-L}) / (1 - e^{-L}) for a <= A, so
-    // a = -lambda ln(1 - (1 - alpha)(1 - e^{-L})) with 1 - e^{-L} = 1 / (1 + 2 delta / (e^eps - 1)),
-    // in log1p form so that small epsilon keeps its digits.
-    const long double kept = 1.0L / (1.0L + 2.0L * delta / std::expm1(static_cast<long double>(epsilon)));
-    const long double a = -static_cast<long double>(params.lambda) *
-                          std::log1p(-(1.0L - static_cast<long double>(alpha)) * kept);
+    // a = -lambda ln(y), y = alpha + (1 - alpha) e^{-L} = 1 - (1 - alpha)(1 - e^{-L}),
+    // e^{-L} = 2 delta / (2 delta + e^eps - 1). The log1p form keeps the digits when y is near 1
+    // (small epsilon), the direct form when y is small (small alpha).
+    const long double growth = std::expm1(static_cast<long double>(epsilon));
+    const long double kept = 1.0L / (1.0L + 2.0L * delta / growth);  // 1 - e^{-L}
+    const long double complement = 1.0L - static_cast<long double>(alpha);
+    const long double y = alpha + complement * (2.0L * delta / (2.0L * delta + growth));
+    const long double log_y = y < 0.5L ? std::log(y) : std::log1p(-complement * kept);
+    const long double a = -static_cast<long double>(params.lambda) * log_y;
     return static_cast<double>(a);
 }
 
