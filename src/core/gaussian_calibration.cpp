@@ -55,11 +55,16 @@ double zhao4_shape(double delta) {
 // Zhao et al. Mechanism 1's b (002 Thm 4 eq. 7a). e^eps erfc(sqrt eps) = erfcx(sqrt eps) and
 // e^eps erfc(sqrt(w^2 + eps)) = e^{-w^2} erfcx(sqrt(w^2 + eps)) keep it finite for large eps.
 double zhao1_shape(double epsilon, double delta) {
-    const double tail = erfcx(std::sqrt(epsilon));
+    // Below eps = 600, e^eps and erfc(v) (v <= sqrt(eps + w^2)) stay in range, so one exp serves
+    // both products; above, the erfcx forms avoid overflow.
+    const bool moderate = epsilon < 600.0;
+    const double growth = moderate ? std::exp(epsilon) : 0.0;
+    const double tail = moderate ? growth * detail::fast_erfc(std::sqrt(epsilon)) : erfcx(std::sqrt(epsilon));
     if (!(2.0 - tail > 2.0 * delta)) return 0.0;
     const double denominator = 2.0 * delta + tail;
     const double w = inverse_erfc(denominator);
-    const double inner = std::exp(-w * w) * erfcx(std::sqrt(w * w + epsilon));
+    const double v = std::sqrt(w * w + epsilon);
+    const double inner = moderate ? growth * detail::fast_erfc(v) : std::exp(-w * w) * erfcx(v);
     return inverse_erfc(2.0 * delta / (1.0 - inner / denominator));
 }
 
