@@ -12,7 +12,7 @@ namespace pgdp {
 
 std::string shown(double value) {
     char text[64];
-    for (int digits = 1; digits <= 17; ++digits) {
+    for (int digits = 6; digits <= 17; ++digits) {
         std::snprintf(text, sizeof text, "%.*g", digits, value);
         if (std::strtod(text, nullptr) == value || std::isnan(value)) break;
     }
