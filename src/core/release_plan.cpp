@@ -1,0 +1,177 @@
+#include "core/cpp_only.hpp"
+#include "core/release_plan.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/accuracy.hpp"
+#include "core/errors.hpp"
+#include "core/gaussian_calibration.hpp"
+#include "core/noise.hpp"
+#include "core/truncated_laplace.hpp"
+#include "core/validate.hpp"
+
+namespace pgdp {
+
+namespace {
+
+constexpr std::string_view kMechanismNames[] = {"laplace", "gaussian", "tlap", "auto"};
+
+void require_no_delta_for_laplace(double delta) {
+    if (delta == 0.0) return;
+    throw ArgumentError("delta",
+                        "mechanism \"laplace\" is pure epsilon-DP and takes delta = 0, got " + shown(delta),
+                        "Omit delta or pass 0 for 'laplace'; use 'gaussian', 'tlap' or 'auto' to spend a "
+                        "positive delta.");
+}
+
+// Continuous noise variance of each mechanism at the declared sensitivity, used to resolve Auto
+// (004 Section 6: the truncated Laplace usually wins for a single query).
+double laplace_variance(double epsilon, double sensitivity) {
+    const double scale = sensitivity / epsilon;
+    return 2.0 * scale * scale;
+}
+
+Mechanism resolve_auto(double epsilon, double delta, double sensitivity) {
+    if (delta == 0.0) return Mechanism::Laplace;
+    Mechanism best = Mechanism::Laplace;
+    double best_variance = laplace_variance(epsilon, sensitivity);
+    const double sigma = analytic_gaussian_sigma(epsilon, delta, sensitivity);
+    if (sigma * sigma < best_variance) {
+        best = Mechanism::Gaussian;
+        best_variance = sigma * sigma;
+    }
+    if (delta < 0.5) {
+        const double power = truncated_laplace_params(epsilon, delta, sensitivity).power;
+        if (power < best_variance) best = Mechanism::TruncatedLaplace;
+    }
+    return best;
+}
+
+double to_double(const Rational& value) { return static_cast<double>(value); }
+
+}  // namespace
+
+Mechanism parse_mechanism(std::string_view name) {
+    for (int i = 0; i < 4; ++i) {
+        if (kMechanismNames[i] == name) return static_cast<Mechanism>(i);
+    }
+    throw ArgumentError("mechanism", "unknown mechanism \"" + std::string(name) + "\"",
+                        "Known mechanisms: gaussian, tlap, laplace, auto (the least noise variance "
+                        "for the given epsilon and delta).");
+}
+
+std::string_view mechanism_name(Mechanism mechanism) {
+    return kMechanismNames[static_cast<int>(mechanism)];
+}
+
+ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
+                         double min_granularity, bool value_on_grid) {
+    require_epsilon(epsilon);
+    require_positive("sensitivity", sensitivity);
+    switch (mechanism) {
+        case Mechanism::Laplace:
+            require_no_delta_for_laplace(delta);
+            break;
+        case Mechanism::Gaussian:
+            require_delta(delta);
+            break;
+        case Mechanism::TruncatedLaplace:
+            require_delta(delta, 0.5, "mechanism \"tlap\" (Geng et al., Definition 3)");
+            break;
+        case Mechanism::Auto:
+            if (delta != 0.0) require_delta(delta);
+            mechanism = resolve_auto(epsilon, delta, sensitivity);
+            break;
+    }
+
+    ReleasePlan plan{};
+    plan.mechanism = mechanism;
+    plan.epsilon = epsilon;
+    plan.delta = mechanism == Mechanism::Laplace ? 0.0 : delta;
+    plan.sensitivity = sensitivity;
+    switch (mechanism) {
+        case Mechanism::Gaussian: {
+            // Grid from the continuous optimum; then sigma_int calibrated to the exact profile of
+            // the discrete Gaussian for the sensitivity in grid units (CKS 2020 Theorem 7).
+            const double sigma = analytic_gaussian_sigma(epsilon, delta, sensitivity);
+            plan.granularity = gaussian_granularity(sigma, min_granularity);
+            plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
+            const double sensitivity_int = static_cast<double>(plan.sensitivity_int);
+            const DiscreteGaussianCalibration calibration = calibrate_discrete_gaussian(
+                epsilon, delta, plan.sensitivity_int, analytic_gaussian_sigma(epsilon, delta, sensitivity_int));
+            plan.noise_scale_int = calibration.sigma2_int;
+            plan.noise_scale = calibration.sigma_int * plan.granularity;
+            plan.noise_variance = to_double(calibration.sigma2_int) * plan.granularity * plan.granularity;
+            break;
+        }
+        case Mechanism::Laplace: {
+            plan.granularity = laplace_granularity(sensitivity / epsilon, min_granularity);
+            plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
+            plan.noise_scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
+            plan.noise_scale = to_double(plan.noise_scale_int) * plan.granularity;
+            plan.noise_variance = 2.0 * plan.noise_scale * plan.noise_scale;
+            break;
+        }
+        case Mechanism::TruncatedLaplace: {
+            plan.granularity = laplace_granularity(sensitivity / epsilon, min_granularity);
+            plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
+            const TruncatedDiscreteLaplace params =
+                truncated_discrete_laplace(epsilon, delta, plan.sensitivity_int);
+            plan.noise_scale_int = params.scale_int;
+            plan.bound_int = params.bound_int;
+            plan.noise_scale = to_double(params.scale_int) * plan.granularity;
+            // 004 Theorem 3 with the grid's scale and bound: lambda^2 (2 - (L^2 + 2L)/(e^L - 1)).
+            const double L = static_cast<double>(params.bound_int) / to_double(params.scale_int);
+            plan.noise_variance =
+                plan.noise_scale * plan.noise_scale * (2.0 - L * (L + 2.0) / std::expm1(L));
+            break;
+        }
+        case Mechanism::Auto:
+            break;  // resolved above
+    }
+    return plan;
+}
+
+std::int64_t sample_release_noise(const ReleasePlan& plan, RandomSource& random) {
+    switch (plan.mechanism) {
+        case Mechanism::Gaussian:
+            return sample_gaussian_int(plan.noise_scale_int, random);
+        case Mechanism::Laplace:
+            return sample_laplace_int(plan.noise_scale_int, random);
+        case Mechanism::TruncatedLaplace: {
+            TruncatedDiscreteLaplace params{};
+            params.scale_int = plan.noise_scale_int;
+            params.bound_int = plan.bound_int;
+            params.sensitivity_int = plan.sensitivity_int;
+            return sample_truncated_laplace_int(params, random);
+        }
+        case Mechanism::Auto:
+            break;
+    }
+    throw std::logic_error("sample_release_noise: unresolved mechanism");
+}
+
+double release_half_width(const ReleasePlan& plan, double alpha) {
+    require_alpha(alpha);
+    // One grid step covers both the discreteness of the noise and the rounding of the exact
+    // value to the grid (at most g/2).
+    const double g = plan.granularity;
+    switch (plan.mechanism) {
+        case Mechanism::Gaussian:
+            return gaussian_accuracy_for_sigma(plan.noise_scale, alpha) + g;
+        case Mechanism::Laplace:
+            return laplace_accuracy_for_scale(plan.noise_scale, alpha) + g;
+        case Mechanism::TruncatedLaplace: {
+            const double lambda = plan.noise_scale;
+            const double bound = static_cast<double>(plan.bound_int) * g;
+            const double a = -lambda * std::log(alpha + (1.0 - alpha) * std::exp(-bound / lambda));
+            return std::fmin(a, bound) + g;
+        }
+        case Mechanism::Auto:
+            break;
+    }
+    throw std::logic_error("release_half_width: unresolved mechanism");
+}
+
+}  // namespace pgdp

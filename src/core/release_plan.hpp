@@ -1,0 +1,50 @@
+// How one release is noised: the mechanism, the power-of-two grid, the sensitivity in grid units
+// and the exact sampler parameters, all fixed from the query's constant parameters before any
+// row is seen. Used by the aggregates (dp_sum, dp_mean, dp_count).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/exact_sampling.hpp"
+#include "core/random_source.hpp"
+
+namespace pgdp {
+
+enum class Mechanism {
+    Laplace,           // epsilon-DP, delta must be 0
+    Gaussian,          // analytic sigma, calibrated to the discrete Gaussian's exact profile
+    TruncatedLaplace,  // 004 Definition 3 on the grid, 0 < delta < 1/2
+    Auto,              // least noise variance among the mechanisms valid for (epsilon, delta)
+};
+
+// "laplace", "gaussian", "tlap", "auto"; ArgumentError("mechanism") otherwise.
+Mechanism parse_mechanism(std::string_view name);
+std::string_view mechanism_name(Mechanism mechanism);
+
+struct ReleasePlan {
+    Mechanism mechanism;            // resolved: never Auto
+    double epsilon;
+    double delta;                   // 0 for Laplace
+    double sensitivity;             // declared, in value units
+    double granularity;             // g: released values are multiples of g
+    std::uint64_t sensitivity_int;  // sensitivity in grid units, rounding charged
+    Rational noise_scale_int;       // Laplace/TruncatedLaplace scale, or Gaussian sigma^2, in grid units
+    std::uint64_t bound_int;        // TruncatedLaplace: |Z| <= bound_int
+    double noise_scale;             // sigma (Gaussian) or Laplace scale, in value units
+    double noise_variance;          // variance of the released noise, value units
+};
+
+// Validates epsilon, delta (per mechanism), sensitivity and min_granularity, resolves Auto, and
+// fixes the grid and sampler. value_on_grid: the exact value will already be a multiple of g
+// (integer counts with g <= 1), so no rounding is charged.
+ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
+                         double min_granularity, bool value_on_grid);
+
+// One draw of the plan's integer noise, in grid units.
+std::int64_t sample_release_noise(const ReleasePlan& plan, RandomSource& random);
+
+// Half-width a with P(|noise| > a) <= alpha for the plan's noise (value units).
+double release_half_width(const ReleasePlan& plan, double alpha);
+
+}  // namespace pgdp
