@@ -163,10 +163,19 @@ std::int64_t sample_laplace_int(const Rational& scale_int, RandomSource& random)
 namespace {
 
 long double truncated_mass(std::uint64_t K, long double lambda, long double eps_prime) {
-    const long double q = std::exp(-1.0L / lambda);
     const long double k1 = static_cast<long double>(K) + 1.0L;
-    const long double x = std::exp(-k1 / lambda);
-    return std::exp(eps_prime - k1 / lambda) * -std::expm1(-eps_prime) / (1.0L + q - 2.0L * x);
+    // 1 + q - 2x = -2 expm1(-(K+1)/lambda) + expm1(-1/lambda): no cancellation for huge lambda.
+    const long double normaliser = -2.0L * std::expm1(-k1 / lambda) + std::expm1(-1.0L / lambda);
+    return std::exp(eps_prime - k1 / lambda) * -std::expm1(-eps_prime) / normaliser;
+}
+
+// The closed-form K is within a few steps of the answer; more steps mean the inputs are outside
+// what long double resolves, and a loop in a backend cannot be cancelled: refuse instead.
+constexpr int kMaxBoundAdjustments = 4096;
+
+[[noreturn]] void throw_unresolvable_bound() {
+    throw ArgumentError("epsilon", "the truncated Laplace bound cannot be resolved for these parameters",
+                        "Use an epsilon between 1e-9 and 1000 and a sensitivity that is not tiny or huge.");
 }
 
 }  // namespace
@@ -199,9 +208,15 @@ TruncatedDiscreteLaplace truncated_discrete_laplace(double epsilon, double delta
                                               static_cast<std::uint64_t>(std::max(0.0L, k_estimate)));
     // Verified adjustment around the closed form: the final K satisfies M(K) (1 + margin) <= delta
     // and is the smallest >= D that does.
-    while (truncated_mass(K, lambda, eps_prime) * (1.0L + kMargin) > dl) ++K;
-    while (K > sensitivity_int && truncated_mass(K - 1, lambda, eps_prime) * (1.0L + kMargin) <= dl)
+    int adjustments = 0;
+    while (truncated_mass(K, lambda, eps_prime) * (1.0L + kMargin) > dl) {
+        ++K;
+        if (++adjustments > kMaxBoundAdjustments) throw_unresolvable_bound();
+    }
+    while (K > sensitivity_int && truncated_mass(K - 1, lambda, eps_prime) * (1.0L + kMargin) <= dl) {
         --K;
+        if (++adjustments > kMaxBoundAdjustments) throw_unresolvable_bound();
+    }
     p.bound_int = K;
     p.delta_bound = truncated_mass(K, lambda, eps_prime) * (1.0L + kMargin);
     return p;
@@ -384,15 +399,23 @@ std::int64_t sample_gaussian_int(const Rational& sigma2_int, RandomSource& rando
 
 // ---- standalone samplers ---------------------------------------------------------------------
 
+double gaussian_noise_granularity(double sigma) { return std::min(gaussian_granularity(sigma), 1.0); }
+
+double laplace_noise_granularity(double scale) { return std::min(laplace_granularity(scale), 1.0); }
+
+double truncated_laplace_noise_granularity(double epsilon, double sensitivity) {
+    return std::min(laplace_granularity(std::min(sensitivity / epsilon, sensitivity)), 1.0);
+}
+
 double sample_gaussian_noise(double sigma, RandomSource& random) {
-    const double g = gaussian_granularity(sigma);
+    const double g = gaussian_noise_granularity(sigma);
     const Rational s = rational_from_double(sigma / g);  // exact: g is a power of two
     const Rational sigma2 = round_up_dyadic(s * s, 42);
     return grid_to_double(sample_gaussian_int(sigma2, random), g);
 }
 
 double sample_laplace_noise(double scale, RandomSource& random) {
-    const double g = laplace_granularity(scale);
+    const double g = laplace_noise_granularity(scale);
     return grid_to_double(sample_laplace_int(rational_from_double(scale / g), random), g);
 }
 
@@ -409,7 +432,10 @@ TruncatedGrid truncated_grid(double epsilon, double delta, double sensitivity) {
     require_positive("sensitivity", sensitivity);
     const double lambda = sensitivity / epsilon;
     require_positive("sensitivity", lambda);  // catches an overflowing or underflowing ratio
-    const double g = laplace_granularity(lambda);
+    // The grid follows the smaller of the scale and the sensitivity, so that the sensitivity in
+    // grid units stays >= 2^R and rounding inflates it by at most 2^-R; capped at 1 so that
+    // integer values stay on the grid when the caller adds this noise to them.
+    const double g = truncated_laplace_noise_granularity(epsilon, sensitivity);
     const std::uint64_t d = sensitivity_in_grid_units(sensitivity, g);
     return TruncatedGrid{g, truncated_discrete_laplace(epsilon, delta, d)};
 }

@@ -98,12 +98,20 @@ std::int64_t sample_gaussian_int(const Rational& sigma2_int, RandomSource& rando
 
 // ---- standalone samplers (SQL gaussian_noise, laplace_noise, tlap_noise) ---------------------
 
-// g * Z with g = gaussian_granularity(sigma), Z ~ N_Z(0, sigma_int^2) with sigma_int^2 the
+// The grids of the standalone samplers: the mechanism's grid capped at 1, so that noise added
+// by the caller to an integer value keeps the sum on the grid (a coarser grid, invisible to the
+// caller, would reveal the value modulo g). The truncated Laplace grid follows the smaller of
+// its scale and the sensitivity, so the sensitivity is >= 2^R grid units.
+double gaussian_noise_granularity(double sigma);
+double laplace_noise_granularity(double scale);
+double truncated_laplace_noise_granularity(double epsilon, double sensitivity);
+
+// g * Z with g = gaussian_noise_granularity(sigma), Z ~ N_Z(0, sigma_int^2) with sigma_int^2 the
 // rounded-up (sigma/g)^2 (Canonne-Kamath-Steinke 2020).
 double sample_gaussian_noise(double sigma, RandomSource& random);
-// g * Z with g = laplace_granularity(scale), Z ~ discrete Laplace of scale exactly scale/g.
+// g * Z with g = laplace_noise_granularity(scale), Z ~ discrete Laplace of scale exactly scale/g.
 double sample_laplace_noise(double scale, RandomSource& random);
-// g * Z with g = laplace_granularity(sensitivity/epsilon), Z ~ truncated discrete Laplace for
+// g * Z with g = truncated_laplace_noise_granularity(epsilon, sensitivity), Z ~ truncated discrete Laplace for
 // (epsilon, delta) and Delta_int = sensitivity_in_grid_units(sensitivity, g) (rounding charged).
 // |result| never exceeds truncated_laplace_noise_bound(epsilon, delta, sensitivity) = K g, which
 // is within one grid step of the continuous bound A of Geng et al. (004, Definition 3) computed

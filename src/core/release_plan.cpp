@@ -1,6 +1,7 @@
 #include "core/cpp_only.hpp"
 #include "core/release_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -106,7 +107,9 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             break;
         }
         case Mechanism::Laplace: {
-            plan.granularity = laplace_granularity(sensitivity / epsilon, min_granularity);
+            // Grid from min(scale, sensitivity): sensitivity >= 2^R grid units, so the rounding
+            // charged inflates it by at most 2^-R.
+            plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
             plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
             plan.noise_scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
             plan.noise_scale = to_double(plan.noise_scale_int) * plan.granularity;
@@ -114,7 +117,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             break;
         }
         case Mechanism::TruncatedLaplace: {
-            plan.granularity = laplace_granularity(sensitivity / epsilon, min_granularity);
+            plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
             plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
             const TruncatedDiscreteLaplace params =
                 truncated_discrete_laplace(epsilon, delta, plan.sensitivity_int);

@@ -107,7 +107,7 @@ pgdp_test::Moments draw_on_grid(double g, Draw draw, int n = kDraws) {
 TEST(NoiseStatistics, GaussianNoiseVarianceIsSigmaSquared) {
     for (double sigma : {0.37, 3.7, 12345.0}) {
         SeededRandomSource random(10);
-        const double g = pgdp::gaussian_granularity(sigma);
+        const double g = pgdp::gaussian_noise_granularity(sigma);
         const auto m = draw_on_grid(g, [&] { return pgdp::sample_gaussian_noise(sigma, random); });
         // sigma_int^2 rounds (sigma/g)^2 up by < 2^-30 relative: E X^2 = sigma^2 to 1e-9.
         const double var = sigma * sigma;
@@ -120,7 +120,7 @@ TEST(NoiseStatistics, GaussianNoiseVarianceIsSigmaSquared) {
 TEST(NoiseStatistics, LaplaceNoiseVarianceIsTwoBSquared) {
     for (double b : {0.01, 1.0, 2.5e6}) {
         SeededRandomSource random(11);
-        const double g = pgdp::laplace_granularity(b);
+        const double g = pgdp::laplace_noise_granularity(b);
         const auto m = draw_on_grid(g, [&] { return pgdp::sample_laplace_noise(b, random); });
         // Discrete Laplace of scale t = b/g: E X^2 = 2q/(1-q)^2 g^2 = 2 b^2 (1 + O(1/t^2)),
         // t >= 2^20. Laplace: E X^4 = 24 b^4.
@@ -138,7 +138,7 @@ TEST(NoiseStatistics, TruncatedLaplacePowerAndBound) {
     for (const Case c : {Case{1.0, 1e-5, 1.0}, Case{0.1, 1e-3, 10.0}, Case{3.0, 0.2, 0.5}}) {
         SeededRandomSource random(12);
         const double bound = pgdp::truncated_laplace_noise_bound(c.eps, c.delta, c.sens);
-        const double g = pgdp::laplace_granularity(c.sens / c.eps);
+        const double g = pgdp::truncated_laplace_noise_granularity(c.eps, c.sens);
         const auto m = draw_on_grid(g, [&] {
             const double x = pgdp::sample_truncated_laplace_noise(c.eps, c.delta, c.sens, random);
             EXPECT_LE(std::fabs(x), bound);
@@ -159,6 +159,19 @@ TEST(NoiseStatistics, TruncatedLaplacePowerAndBound) {
         EXPECT_NEAR(m.second(), power, kZ * std::sqrt(cont.bound * cont.bound * power / m.n))
             << c.eps << " " << c.delta;
         EXPECT_TRUE(m.symmetric());
+    }
+}
+
+// Review findings: tiny epsilon used to hang the bound search (no cancellation possible in a
+// backend) and inflate the noise far beyond 004's bound; now the bound stays within a few grid
+// steps of 004's A (which tends to D/(2 delta) as epsilon -> 0).
+TEST(NoiseStatistics, TruncatedLaplaceBoundAtExtremeEpsilon) {
+    for (double eps : {1e-30, 1e-18, 1e-9, 1e-5, 1e-3, 100.0}) {
+        const double g = pgdp::truncated_laplace_noise_granularity(eps, 1.0);
+        const double bound = pgdp::truncated_laplace_noise_bound(eps, 0.1, 1.0);
+        const double a = pgdp::truncated_laplace_params(eps, 0.1, 1.0).bound;
+        EXPECT_LE(bound, a * (1 + 4 * g) + g) << eps;
+        EXPECT_GE(bound, a * (1 - 4 * g) - g) << eps;
     }
 }
 
