@@ -42,7 +42,10 @@ FROM (VALUES
     ('gaussian_sigma(1.5, 1e-5, 1, ''classic'')'), ('gaussian_sigma(10, 1e-5, 1, ''dwork2006'')'),
     ('gaussian_accuracy(2, 1e-5, 1, 0.05, ''classic'')'),
     -- results that a float8 cannot hold are refused rather than returned as Infinity
-    ('gaussian_sigma(1e-300, 1e-5, 1e300, ''classic'')'), ('gaussian_sigma(1e-300, 1e-300, 1e300, ''zcdp'')')
+    ('gaussian_sigma(1e-300, 1e-5, 1e300, ''classic'')'), ('gaussian_sigma(1e-300, 1e-300, 1e300, ''zcdp'')'),
+    ('tlap_params(1e-3, 0.1, 1e300)'), ('tlap_accuracy(1e-300, 0.1, 1e300)'),
+    -- extreme epsilon for the truncated Laplace sampler returns promptly (no unbounded search)
+    ('tlap_noise(1e-30, 0.1, 1) * 0')
 ) AS t(query);
 
 -- The boundaries themselves are accepted.
@@ -56,9 +59,15 @@ SELECT gaussian_sigma(NULL, 1e-5) IS NULL AS a, gaussian_sigma(1, NULL) IS NULL 
        gaussian_sigma(1, 1e-5, NULL) IS NULL AS c, gaussian_sigma(1, 1e-5, 1, NULL) IS NULL AS d,
        gaussian_noise(NULL) IS NULL AS e, (tlap_params(NULL, 1e-5)).bound IS NULL AS f;
 
--- The test seed is superuser-only.
+-- The test seed is superuser-only: an analyst can neither set it nor draw noise under a seed
+-- that a superuser left set (fail closed rather than release predictable noise).
 CREATE ROLE pgdp_errors_analyst;
 SET ROLE pgdp_errors_analyst;
 SELECT pg_temp.error_of('SET pgdp.test_seed = 1') AS error;
 RESET ROLE;
+SET pgdp.test_seed = 5;
+SET ROLE pgdp_errors_analyst;
+SELECT pg_temp.error_of('SELECT gaussian_noise(1)') AS error;
+RESET ROLE;
+RESET pgdp.test_seed;
 DROP ROLE pgdp_errors_analyst;

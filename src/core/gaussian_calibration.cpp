@@ -212,13 +212,7 @@ double gaussian_sigma(double epsilon, double delta, double sensitivity, Gaussian
             sigma = sigma_from_shape(std::sqrt(-std::log(delta)), epsilon, sensitivity);
             break;
     }
-    if (!(std::isfinite(sigma) && sigma > 0.0)) {
-        throw ArgumentError("epsilon",
-                            "the calibrated sigma is not representable as a float8 (epsilon too "
-                            "small or sensitivity too large)",
-                            "Use a larger epsilon or a smaller sensitivity.");
-    }
-    return sigma;
+    return require_representable(sigma, "calibrated sigma");
 }
 
 }  // namespace pgdp

@@ -59,9 +59,11 @@ double gaussian_epsilon(double sigma, double delta, double sensitivity) {
             upper = middle;
         }
     }
-    // Round up to double so the reported epsilon is never below the long double solution.
-    double result = static_cast<double>(upper);
-    if (static_cast<long double>(result) < upper) result = std::nextafter(result, HUGE_VAL);
+    // The bisection trusts the long double profile to the last bit; a relative 1e-12 covers its
+    // rounding, then round up to double: the reported epsilon is never below the true one.
+    const long double widened = upper * (1.0L + 1e-12L);
+    double result = static_cast<double>(widened);
+    if (static_cast<long double>(result) < widened) result = std::nextafter(result, HUGE_VAL);
     return result;
 }
 

@@ -56,10 +56,10 @@ TruncatedLaplaceParams truncated_laplace_params(double epsilon, double delta, do
     const long double lambda = static_cast<long double>(sensitivity) / epsilon;
     const long double L = log_bound_ratio(epsilon, delta);
     return TruncatedLaplaceParams{
-        static_cast<double>(lambda),
-        static_cast<double>(lambda * L),
-        static_cast<double>(lambda * amplitude_ratio(L)),
-        static_cast<double>(lambda * lambda * power_ratio(L)),
+        require_representable(static_cast<double>(lambda), "truncated Laplace scale"),
+        require_representable(static_cast<double>(lambda * L), "truncated Laplace bound"),
+        require_representable(static_cast<double>(lambda * amplitude_ratio(L)), "truncated Laplace amplitude"),
+        require_representable(static_cast<double>(lambda * lambda * power_ratio(L)), "truncated Laplace power"),
     };
 }
 
@@ -76,7 +76,7 @@ double truncated_laplace_accuracy(double epsilon, double delta, double sensitivi
     const long double y = alpha + complement * (2.0L * delta / (2.0L * delta + growth));
     const long double log_y = y < 0.5L ? std::log(y) : std::log1p(-complement * kept);
     const long double a = -static_cast<long double>(params.lambda) * log_y;
-    return static_cast<double>(a);
+    return require_representable(static_cast<double>(a), "truncated Laplace accuracy");
 }
 
 }  // namespace pgdp

@@ -53,4 +53,12 @@ void require_alpha(double alpha) {
                         "0.05 gives a 95% interval.");
 }
 
+double require_representable(double value, const char* quantity, bool zero_allowed) {
+    if (std::isfinite(value) && (value > 0.0 || (zero_allowed && value == 0.0))) return value;
+    throw ArgumentError("epsilon",
+                        std::string("the ") + quantity +
+                            " is not representable as a float8 (epsilon too small or sensitivity too large)",
+                        "Use a larger epsilon or a smaller sensitivity.");
+}
+
 }  // namespace pgdp

@@ -17,5 +17,8 @@ void require_delta(double delta, double upper = 1.0, const char* why = nullptr);
 void require_positive(const char* argument, double value);
 // alpha: in (0, 1).
 void require_alpha(double alpha);
+// A computed result that SQL will see: finite (and positive unless zero is allowed), or an
+// ArgumentError blaming the extreme inputs. Returns value.
+double require_representable(double value, const char* quantity, bool zero_allowed = false);
 
 }  // namespace pgdp

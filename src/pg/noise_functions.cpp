@@ -16,18 +16,18 @@ PG_FUNCTION_INFO_V1(pgdp_tlap_noise);
 // gaussian_noise(sigma) -> float8
 Datum pgdp_gaussian_noise(PG_FUNCTION_ARGS) {
     const double sigma = PG_GETARG_FLOAT8(0);
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
     double noise = 0.0;
-    PGDP_GUARDED(pgdp::require_positive("sigma", sigma);
-                 noise = pgdp::sample_gaussian_noise(sigma, pgdp::pg::release_random_source()));
+    PGDP_GUARDED(pgdp::require_positive("sigma", sigma); noise = pgdp::sample_gaussian_noise(sigma, random));
     PG_RETURN_FLOAT8(noise);
 }
 
 // laplace_noise(scale) -> float8
 Datum pgdp_laplace_noise(PG_FUNCTION_ARGS) {
     const double scale = PG_GETARG_FLOAT8(0);
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
     double noise = 0.0;
-    PGDP_GUARDED(pgdp::require_positive("scale", scale);
-                 noise = pgdp::sample_laplace_noise(scale, pgdp::pg::release_random_source()));
+    PGDP_GUARDED(pgdp::require_positive("scale", scale); noise = pgdp::sample_laplace_noise(scale, random));
     PG_RETURN_FLOAT8(noise);
 }
 
@@ -36,9 +36,9 @@ Datum pgdp_tlap_noise(PG_FUNCTION_ARGS) {
     const double epsilon = PG_GETARG_FLOAT8(0);
     const double delta = PG_GETARG_FLOAT8(1);
     const double sensitivity = PG_GETARG_FLOAT8(2);
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
     double noise = 0.0;
-    PGDP_GUARDED(noise = pgdp::sample_truncated_laplace_noise(epsilon, delta, sensitivity,
-                                                              pgdp::pg::release_random_source()));
+    PGDP_GUARDED(noise = pgdp::sample_truncated_laplace_noise(epsilon, delta, sensitivity, random));
     PG_RETURN_FLOAT8(noise);
 }
 

@@ -1,5 +1,9 @@
 #include "pg/postgres_headers.hpp"
 
+extern "C" {
+#include "miscadmin.h"
+}
+
 #include "pg/strong_random.hpp"
 
 #include <cstring>
@@ -38,9 +42,6 @@ private:
     std::size_t available_ = 0;
 };
 
-StrongRandomSource strong_source;
-SeededRandomSource seeded_source(0);
-
 int test_seed = -1;  // pgdp.test_seed; -1 means pg_strong_random
 bool reseed_pending = false;
 
@@ -49,15 +50,34 @@ void assign_test_seed(int new_value, void*) {
     reseed_pending = true;
 }
 
+// Constructed on first use, not at library load; neither constructor can throw.
+StrongRandomSource& strong_source() {
+    static StrongRandomSource source;
+    return source;
+}
+
+SeededRandomSource& seeded_source() {
+    static SeededRandomSource source(0);
+    return source;
+}
+
 }  // namespace
 
 RandomSource& release_random_source() {
-    if (test_seed < 0) return strong_source;
-    if (reseed_pending) {
-        seeded_source = SeededRandomSource(static_cast<std::uint64_t>(test_seed));
-        reseed_pending = false;
+    if (test_seed < 0) return strong_source();
+    if (!superuser()) {
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("pgdp.test_seed is set, but only a superuser may draw seeded noise"),
+                        errhint("RESET pgdp.test_seed; it makes noise predictable and is meant for "
+                                "regression tests only.")));
     }
-    return seeded_source;
+    if (reseed_pending) {
+        seeded_source() = SeededRandomSource(static_cast<std::uint64_t>(test_seed));
+        reseed_pending = false;
+        ereport(WARNING, (errmsg("pgdp draws deterministic, predictable noise (pgdp.test_seed = %d)", test_seed),
+                          errhint("Never set pgdp.test_seed where analysts query.")));
+    }
+    return seeded_source();
 }
 
 void define_random_settings() {
