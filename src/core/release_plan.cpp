@@ -67,7 +67,7 @@ std::string_view mechanism_name(Mechanism mechanism) {
 }
 
 ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
-                         double min_granularity, bool value_on_grid) {
+                         double min_granularity, bool value_is_integer) {
     require_epsilon(epsilon);
     require_positive("sensitivity", sensitivity);
     switch (mechanism) {
@@ -87,6 +87,10 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
     }
 
     ReleasePlan plan{};
+    // An integer value is a multiple of every power-of-two grid g <= 1: no rounding to charge.
+    auto grid_sensitivity = [&](double granularity) {
+        return sensitivity_in_grid_units(sensitivity, granularity, value_is_integer && granularity <= 1.0);
+    };
     plan.mechanism = mechanism;
     plan.epsilon = epsilon;
     plan.delta = mechanism == Mechanism::Laplace ? 0.0 : delta;
@@ -97,7 +101,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             // the discrete Gaussian for the sensitivity in grid units (CKS 2020 Theorem 7).
             const double sigma = analytic_gaussian_sigma(epsilon, delta, sensitivity);
             plan.granularity = gaussian_granularity(sigma, min_granularity);
-            plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
+            plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const double sensitivity_int = static_cast<double>(plan.sensitivity_int);
             const DiscreteGaussianCalibration calibration = calibrate_discrete_gaussian(
                 epsilon, delta, plan.sensitivity_int, analytic_gaussian_sigma(epsilon, delta, sensitivity_int));
@@ -110,7 +114,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             // Grid from min(scale, sensitivity): sensitivity >= 2^R grid units, so the rounding
             // charged inflates it by at most 2^-R.
             plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
-            plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
+            plan.sensitivity_int = grid_sensitivity(plan.granularity);
             plan.noise_scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
             plan.noise_scale = to_double(plan.noise_scale_int) * plan.granularity;
             plan.noise_variance = 2.0 * plan.noise_scale * plan.noise_scale;
@@ -118,7 +122,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
         }
         case Mechanism::TruncatedLaplace: {
             plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
-            plan.sensitivity_int = sensitivity_in_grid_units(sensitivity, plan.granularity, value_on_grid);
+            plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const TruncatedDiscreteLaplace params =
                 truncated_discrete_laplace(epsilon, delta, plan.sensitivity_int);
             plan.noise_scale_int = params.scale_int;

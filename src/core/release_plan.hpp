@@ -36,10 +36,11 @@ struct ReleasePlan {
 };
 
 // Validates epsilon, delta (per mechanism), sensitivity and min_granularity, resolves Auto, and
-// fixes the grid and sampler. value_on_grid: the exact value will already be a multiple of g
-// (integer counts with g <= 1), so no rounding is charged.
+// fixes the grid and sampler. value_is_integer: the exact value is an integer (a count), so it
+// is already on any grid g <= 1 and no rounding is charged there; on a coarser grid it is
+// rounded like any value.
 ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
-                         double min_granularity, bool value_on_grid);
+                         double min_granularity, bool value_is_integer);
 
 // One draw of the plan's integer noise, in grid units.
 std::int64_t sample_release_noise(const ReleasePlan& plan, RandomSource& random);
