@@ -66,10 +66,8 @@ std::string_view mechanism_name(Mechanism mechanism) {
     return kMechanismNames[static_cast<int>(mechanism)];
 }
 
-ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
-                         double min_granularity, bool value_is_integer) {
+void check_release_parameters(double epsilon, double delta, Mechanism mechanism) {
     require_epsilon(epsilon);
-    require_positive("sensitivity", sensitivity);
     switch (mechanism) {
         case Mechanism::Laplace:
             require_no_delta_for_laplace(delta);
@@ -82,9 +80,15 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             break;
         case Mechanism::Auto:
             if (delta != 0.0) require_delta(delta);
-            mechanism = resolve_auto(epsilon, delta, sensitivity);
             break;
     }
+}
+
+ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
+                         double min_granularity, bool value_is_integer) {
+    check_release_parameters(epsilon, delta, mechanism);
+    require_positive("sensitivity", sensitivity);
+    if (mechanism == Mechanism::Auto) mechanism = resolve_auto(epsilon, delta, sensitivity);
 
     ReleasePlan plan{};
     // An integer value is a multiple of every power-of-two grid g <= 1: no rounding to charge.

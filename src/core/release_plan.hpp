@@ -35,6 +35,10 @@ struct ReleasePlan {
     double noise_variance;          // variance of the released noise, value units
 };
 
+// Validates epsilon and delta for the mechanism (ArgumentError naming the argument). Cheap: the
+// aggregates call it on their first row, before any value is looked at.
+void check_release_parameters(double epsilon, double delta, Mechanism mechanism);
+
 // Validates epsilon, delta (per mechanism), sensitivity and min_granularity, resolves Auto, and
 // fixes the grid and sampler. value_is_integer: the exact value is an integer (a count), so it
 // is already on any grid g <= 1 and no rounding is charged there; on a coarser grid it is

@@ -1,0 +1,413 @@
+// dp_sum, dp_mean and dp_count: STYPE = internal states in the aggregate memory context holding
+// exact fixed-point totals (src/core/clamped_sum.hpp), combine/serialize/deserialize for
+// parallel plans, and noise only in the final function (src/core/release_plan.hpp).
+//
+// The privacy parameters (bounds, epsilon, delta, mechanism) are read from the aggregate call's
+// expressions, never from row data: each must be a constant or a query parameter (no column, no
+// volatile function), and they are validated on the first call, before any value is looked at.
+// An empty group therefore releases noise like any other.
+#include "pg/postgres_headers.hpp"
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "nodes/execnodes.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+}
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "core/clamped_sum.hpp"
+#include "core/release_plan.hpp"
+#include "pg/cpp_boundary.hpp"
+#include "pg/strong_random.hpp"
+
+namespace {
+
+enum class AggregateKind { Sum, Mean, Count };
+
+// The running state: rows seen (non-NULL, non-NaN values; every row for dp_count) and the total of
+// clamped values in units of 2^unit_exponent.
+// palloc guarantees only MAXALIGN (8-byte) alignment, so the 128-bit total is kept as two
+// 64-bit halves rather than as an __int128 member (which the compiler may access with 16-byte
+// aligned instructions).
+struct ClampedState {
+    int64 rows;
+    uint64 total_low;
+    int64 total_high;
+
+    __int128 total() const {
+        return static_cast<__int128>(total_high) * (static_cast<__int128>(1) << 64) +
+               static_cast<__int128>(total_low);
+    }
+    void set_total(__int128 value) {
+        total_low = static_cast<uint64>(value);
+        total_high = static_cast<int64>(value >> 64);
+    }
+    void add(__int128 value) { set_total(total() + value); }
+};
+static_assert(alignof(ClampedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
+
+constexpr uint8 kStateFormatVersion = 1;
+constexpr int kSerializedStateSize = 1 + 8 + 16;
+
+// The query's constant parameters, read and validated once per aggregate call site
+// (flinfo->fn_extra, in fn_mcxt).
+struct Parameters {
+    double lower;
+    double upper;
+    double epsilon;
+    double delta;
+    pgdp::Mechanism mechanism;
+    Oid value_type;
+    int unit_exponent;
+};
+
+// The release plans of a final function call site, built once and destroyed with fn_mcxt.
+struct FinalCache {  // over-aligned (Boost rationals): see allocate_final_cache
+    Parameters parameters;
+    bool planned;
+    pgdp::ReleasePlan value_plan;  // the (centred) sum
+    pgdp::ReleasePlan count_plan;  // dp_mean and dp_count
+};
+
+int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 0 : 1; }
+
+[[noreturn]] void refuse_varying(const char* name) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("%s must be a constant or a query parameter", name),
+                    errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
+                            "use a literal or a bind parameter such as $1, not a column.")));
+}
+
+// Evaluates the index-th argument expression of the aggregate call, which must not depend on
+// the row (no Var, no aggregate, nothing volatile).
+Datum constant_argument(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name, bool* is_null) {
+    TargetEntry* entry = list_nth_node(TargetEntry, aggref->args, index);
+    Expr* expression = entry->expr;
+    if (IsA(expression, Const)) {
+        *is_null = castNode(Const, expression)->constisnull;
+        return castNode(Const, expression)->constvalue;
+    }
+    if (contain_var_clause((Node*)expression) || contain_volatile_functions((Node*)expression) ||
+        !IsA(fcinfo->context, AggState)) {
+        refuse_varying(name);
+    }
+    AggState* aggstate = (AggState*)fcinfo->context;
+    ExprContext* econtext = aggstate->ss.ps.ps_ExprContext;
+    ExprState* state = ExecInitExpr(expression, &aggstate->ss.ps);
+    return ExecEvalExprSwitchContext(state, econtext, is_null);
+}
+
+double float8_parameter(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name) {
+    bool is_null = false;
+    const Datum value = constant_argument(fcinfo, aggref, index, name, &is_null);
+    if (is_null) {
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
+                        errhint("Pass a number for %s.", name)));
+    }
+    return DatumGetFloat8(value);
+}
+
+// Reads, validates and caches the call's parameters (first call of this call site).
+Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind) {
+    if (fcinfo->flinfo->fn_extra != nullptr) return static_cast<Parameters*>(fcinfo->flinfo->fn_extra);
+    Aggref* aggref = AggGetAggref(fcinfo);
+    if (aggref == nullptr) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp aggregates cannot be used as window functions"),
+                        errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
+    }
+    const int nargs = list_length(aggref->args);
+    const int first = first_parameter(kind);
+    Parameters parameters{};
+    parameters.value_type = kind == AggregateKind::Count ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
+    if (kind != AggregateKind::Count) {
+        parameters.lower = float8_parameter(fcinfo, aggref, 1, "lower");
+        parameters.upper = float8_parameter(fcinfo, aggref, 2, "upper");
+    }
+    parameters.epsilon = float8_parameter(fcinfo, aggref, first + (kind == AggregateKind::Count ? 0 : 2), "epsilon");
+    const int delta_index = first + (kind == AggregateKind::Count ? 1 : 3);
+    const int mechanism_index = delta_index + 1;
+    parameters.delta = nargs > delta_index ? float8_parameter(fcinfo, aggref, delta_index, "delta") : 0.0;
+    const char* mechanism_name = nargs > delta_index ? "auto" : "laplace";
+    if (nargs > mechanism_index) {
+        bool is_null = false;
+        const Datum name_datum = constant_argument(fcinfo, aggref, mechanism_index, "mechanism", &is_null);
+        if (is_null) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("mechanism must not be NULL"),
+                            errhint("Pass 'gaussian', 'tlap', 'laplace' or 'auto'.")));
+        }
+        mechanism_name = TextDatumGetCString(name_datum);
+    }
+    PGDP_GUARDED(parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
+                 pgdp::check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
+                 if (kind != AggregateKind::Count) {
+                     parameters.unit_exponent = pgdp::sum_unit_exponent(parameters.lower, parameters.upper);
+                 });
+    auto* cached = static_cast<Parameters*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Parameters)));
+    *cached = parameters;
+    fcinfo->flinfo->fn_extra = cached;
+    return cached;
+}
+
+MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
+    MemoryContext context = nullptr;
+    const int how = AggCheckCallContext(fcinfo, &context);
+    if (how == AGG_CONTEXT_WINDOW) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp aggregates cannot be used as window functions"),
+                        errhint("Each window frame would be a separate release; use GROUP BY.")));
+    }
+    if (how == 0) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp aggregate support function called outside an aggregate")));
+    }
+    return context;
+}
+
+ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context) {
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
+    return state;
+}
+
+// The value as float8; NaN for NaN inputs (skipped by the caller).
+double value_as_double(FunctionCallInfo fcinfo, Oid type) {
+    switch (type) {
+        case INT2OID:
+            return PG_GETARG_INT16(1);
+        case INT4OID:
+            return PG_GETARG_INT32(1);
+        case INT8OID:
+            return static_cast<double>(PG_GETARG_INT64(1));
+        case FLOAT4OID:
+            return PG_GETARG_FLOAT4(1);
+        case NUMERICOID: {
+            Numeric number = PG_GETARG_NUMERIC(1);
+            if (numeric_is_nan(number)) return std::numeric_limits<double>::quiet_NaN();
+            return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(number)));
+        }
+        default:
+            return PG_GETARG_FLOAT8(1);
+    }
+}
+
+bool is_integer_type(Oid type) { return type == INT2OID || type == INT4OID || type == INT8OID; }
+
+void destroy_final_cache(void* argument) {
+    auto* cache = static_cast<FinalCache*>(argument);
+    if (cache->planned) {
+        cache->value_plan.~ReleasePlan();
+        cache->count_plan.~ReleasePlan();
+    }
+}
+
+// The final function's cache: parameters (validated) and, once built, the release plans.
+FinalCache* final_cache_of(FunctionCallInfo fcinfo, AggregateKind kind) {
+    auto* cache = static_cast<FinalCache*>(fcinfo->flinfo->fn_extra);
+    if (cache != nullptr) return cache;
+    Parameters* parameters = parameters_of(fcinfo, kind);  // sets fn_extra to the Parameters
+    // palloc aligns to 8 bytes; FinalCache needs alignof(FinalCache), so over-allocate and align.
+    char* raw = static_cast<char*>(
+        MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FinalCache) + alignof(FinalCache)));
+    const uintptr_t address = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t aligned = (address + alignof(FinalCache) - 1) & ~(uintptr_t)(alignof(FinalCache) - 1);
+    cache = reinterpret_cast<FinalCache*>(aligned);
+    cache->parameters = *parameters;
+    MemoryContextCallback* callback = static_cast<MemoryContextCallback*>(
+        MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(MemoryContextCallback)));
+    callback->func = destroy_final_cache;
+    callback->arg = cache;
+    MemoryContextRegisterResetCallback(fcinfo->flinfo->fn_mcxt, callback);
+    fcinfo->flinfo->fn_extra = cache;
+    return cache;
+}
+
+// Builds the plans of this call site (once). Runs inside the barrier.
+void plan_releases(FinalCache& cache, AggregateKind kind) {
+    if (cache.planned) return;
+    const Parameters& p = cache.parameters;
+    const bool integer_values = is_integer_type(p.value_type) && std::floor(p.lower) == p.lower &&
+                                std::floor(p.upper) == p.upper;
+    pgdp::ReleasePlan value_plan{};
+    pgdp::ReleasePlan count_plan{};
+    switch (kind) {
+        case AggregateKind::Sum:
+            // Add/remove one row moves the sum by at most max(|lower|, |upper|) (docs/privacy.md).
+            value_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism,
+                                            pgdp::clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
+                                            integer_values ? 1.0 : 0.0, integer_values);
+            break;
+        case AggregateKind::Mean: {
+            // Half the budget each for the sum of (value - midpoint), sensitivity (upper-lower)/2,
+            // and the count, sensitivity 1 (basic composition; docs/privacy.md for the split).
+            const double half_range = (p.upper - p.lower) / 2.0;
+            const double centred_sensitivity =
+                half_range > 0.0 ? half_range + std::ldexp(1.0, p.unit_exponent) : std::ldexp(1.0, p.unit_exponent);
+            value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity, 0.0, false);
+            count_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, 1.0, 1.0, true);
+            break;
+        }
+        case AggregateKind::Count:
+            count_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism, 1.0, 1.0, true);
+            break;
+    }
+    new (&cache.value_plan) pgdp::ReleasePlan(std::move(value_plan));
+    new (&cache.count_plan) pgdp::ReleasePlan(std::move(count_plan));
+    cache.planned = true;
+}
+
+__int128 noisy_count(const pgdp::ReleasePlan& plan, int64 rows, pgdp::RandomSource& random) {
+    return pgdp::units_to_grid(rows, 0, plan.granularity) + pgdp::sample_release_noise(plan, random);
+}
+
+}  // namespace
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_clamped_transfn);
+PG_FUNCTION_INFO_V1(pgdp_count_transfn);
+PG_FUNCTION_INFO_V1(pgdp_state_combine);
+PG_FUNCTION_INFO_V1(pgdp_state_serialize);
+PG_FUNCTION_INFO_V1(pgdp_state_deserialize);
+PG_FUNCTION_INFO_V1(pgdp_sum_final);
+PG_FUNCTION_INFO_V1(pgdp_mean_final);
+PG_FUNCTION_INFO_V1(pgdp_count_final);
+
+// (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
+Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) {
+    MemoryContext context = aggregate_context(fcinfo);
+    const Parameters* p = parameters_of(fcinfo, AggregateKind::Sum);
+    ClampedState* state = state_of(fcinfo, context);
+    if (!PG_ARGISNULL(1)) {
+        const double value = value_as_double(fcinfo, p->value_type);
+        if (!std::isnan(value)) {
+            state->add(pgdp::clamped_units(value, p->lower, p->upper, p->unit_exponent));
+            state->rows += 1;
+        }
+    }
+    PG_RETURN_POINTER(state);
+}
+
+// (state, epsilon [, delta [, mechanism]]) for dp_count: every row counts.
+Datum pgdp_count_transfn(PG_FUNCTION_ARGS) {
+    MemoryContext context = aggregate_context(fcinfo);
+    (void)parameters_of(fcinfo, AggregateKind::Count);
+    ClampedState* state = state_of(fcinfo, context);
+    state->rows += 1;
+    PG_RETURN_POINTER(state);
+}
+
+Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
+    MemoryContext context = aggregate_context(fcinfo);
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
+    const auto* other = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(1));
+    ClampedState* state = state_of(fcinfo, context);  // a fresh zeroed copy when arg 0 is NULL
+    state->rows += other->rows;
+    state->add(other->total());
+    PG_RETURN_POINTER(state);
+}
+
+Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    const auto* state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + kSerializedStateSize));
+    SET_VARSIZE(out, VARHDRSZ + kSerializedStateSize);
+    char* data = VARDATA(out);
+    data[0] = static_cast<char>(kStateFormatVersion);
+    std::memcpy(data + 1, &state->rows, 8);
+    std::memcpy(data + 9, &state->total_low, 8);
+    std::memcpy(data + 17, &state->total_high, 8);
+    PG_RETURN_BYTEA_P(out);
+}
+
+Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
+    MemoryContext context = aggregate_context(fcinfo);
+    bytea* in = PG_GETARG_BYTEA_PP(0);
+    const char* data = VARDATA_ANY(in);
+    if (VARSIZE_ANY_EXHDR(in) != kSerializedStateSize || static_cast<uint8>(data[0]) != kStateFormatVersion) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("invalid pgdp aggregate state (size %d, version %d)",
+                               static_cast<int>(VARSIZE_ANY_EXHDR(in)),
+                               VARSIZE_ANY_EXHDR(in) > 0 ? static_cast<int>(static_cast<uint8>(data[0])) : -1)));
+    }
+    auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
+    std::memcpy(&state->rows, data + 1, 8);
+    std::memcpy(&state->total_low, data + 9, 8);
+    std::memcpy(&state->total_high, data + 17, 8);
+    if (state->rows < 0) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp aggregate state (negative row count)")));
+    }
+    PG_RETURN_POINTER(state);
+}
+
+Datum pgdp_sum_final(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Sum);
+    const ClampedState empty{0, 0, 0};
+    const ClampedState* state = PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    double released = 0.0;
+    PGDP_GUARDED(plan_releases(*cache, AggregateKind::Sum);
+                 const pgdp::ReleasePlan& plan = cache->value_plan;
+                 const __int128 grid = pgdp::units_to_grid(state->total(), cache->parameters.unit_exponent, plan.granularity);
+                 released = pgdp::grid_units_to_double(grid + pgdp::sample_release_noise(plan, random), plan.granularity));
+    const Oid type = cache->parameters.value_type;
+    if (is_integer_type(type)) {
+        const double limit = 9223372036854775807.0;
+        PG_RETURN_INT64(static_cast<int64>(std::fmax(-limit, std::fmin(released, limit - 1024.0))));
+    }
+    if (type == NUMERICOID) PG_RETURN_DATUM(DirectFunctionCall1(float8_numeric, Float8GetDatum(released)));
+    PG_RETURN_FLOAT8(released);
+}
+
+Datum pgdp_mean_final(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Mean);
+    const ClampedState empty{0, 0, 0};
+    const ClampedState* state = PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    double mean = 0.0;
+    PGDP_GUARDED(
+        plan_releases(*cache, AggregateKind::Mean);
+        const Parameters& p = cache->parameters;
+        // Sum of (value - midpoint) in half units: 2 total - rows (lower_units + upper_units).
+        const __int128 bound_units = static_cast<__int128>(pgdp::clamped_units(p.lower, p.lower, p.upper, p.unit_exponent)) +
+                                     pgdp::clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
+        const __int128 centred_half_units = 2 * state->total() - static_cast<__int128>(state->rows) * bound_units;
+        const pgdp::ReleasePlan& sum_plan = cache->value_plan;
+        const __int128 sum_grid = pgdp::units_to_grid(centred_half_units, p.unit_exponent - 1, sum_plan.granularity);
+        const double noisy_sum = pgdp::grid_units_to_double(sum_grid + pgdp::sample_release_noise(sum_plan, random),
+                                                            sum_plan.granularity);
+        const double count = pgdp::grid_units_to_double(noisy_count(cache->count_plan, state->rows, random),
+                                                        cache->count_plan.granularity);
+        const double midpoint = p.lower + (p.upper - p.lower) / 2.0;
+        // Post-processing: a count below 1 is read as 1; the mean is clamped to the bounds.
+        mean = std::fmin(std::fmax(midpoint + noisy_sum / std::fmax(count, 1.0), p.lower), p.upper));
+    if (cache->parameters.value_type == NUMERICOID) PG_RETURN_DATUM(DirectFunctionCall1(float8_numeric, Float8GetDatum(mean)));
+    PG_RETURN_FLOAT8(mean);
+}
+
+Datum pgdp_count_final(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Count);
+    const int64 rows = PG_ARGISNULL(0) ? 0 : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))->rows;
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    double released = 0.0;
+    PGDP_GUARDED(plan_releases(*cache, AggregateKind::Count);
+                 released = pgdp::grid_units_to_double(noisy_count(cache->count_plan, rows, random),
+                                                       cache->count_plan.granularity));
+    PG_RETURN_INT64(static_cast<int64>(released));
+}
+
+}  // extern "C"
