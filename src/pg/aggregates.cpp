@@ -89,6 +89,7 @@ int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 
 // Evaluates the index-th argument expression of the aggregate call, which must not depend on
 // the row (no Var, no aggregate, nothing volatile).
 Datum constant_argument(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name, bool* is_null) {
+    if (index >= list_length(aggref->args)) refuse_varying(name);
     TargetEntry* entry = list_nth_node(TargetEntry, aggref->args, index);
     Expr* expression = entry->expr;
     if (IsA(expression, Const)) {
@@ -105,6 +106,30 @@ Datum constant_argument(FunctionCallInfo fcinfo, Aggref* aggref, int index, cons
     return ExecEvalExprSwitchContext(state, econtext, is_null);
 }
 
+// In a Finalize Aggregate (parallel plans) the call's argument is a reference to the partial
+// aggregate's output; follow it down the plan (Gather, Sort, ... pass columns through) to the
+// partial Aggref, which carries the original arguments.
+Aggref* original_aggref(FunctionCallInfo fcinfo, Aggref* aggref) {
+    if (aggref == nullptr || !DO_AGGSPLIT_COMBINE(aggref->aggsplit) || !IsA(fcinfo->context, AggState)) {
+        return aggref;
+    }
+    const Plan* plan = outerPlan(castNode(AggState, fcinfo->context)->ss.ps.plan);
+    Expr* expression = linitial_node(TargetEntry, aggref->args)->expr;
+    for (int depth = 0; depth < 64 && plan != nullptr; ++depth) {
+        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
+        if (!IsA(expression, Var) || castNode(Var, expression)->varattno < 1 ||
+            castNode(Var, expression)->varattno > list_length(plan->targetlist)) {
+            break;
+        }
+        expression = list_nth_node(TargetEntry, plan->targetlist, castNode(Var, expression)->varattno - 1)->expr;
+        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
+        plan = outerPlan(plan);
+    }
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("pgdp could not find the arguments of a parallel aggregate"),
+                    errhint("SET max_parallel_workers_per_gather = 0 and report this plan.")));
+}
+
 double float8_parameter(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name) {
     bool is_null = false;
     const Datum value = constant_argument(fcinfo, aggref, index, name, &is_null);
@@ -118,7 +143,7 @@ double float8_parameter(FunctionCallInfo fcinfo, Aggref* aggref, int index, cons
 // Reads, validates and caches the call's parameters (first call of this call site).
 Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind) {
     if (fcinfo->flinfo->fn_extra != nullptr) return static_cast<Parameters*>(fcinfo->flinfo->fn_extra);
-    Aggref* aggref = AggGetAggref(fcinfo);
+    Aggref* aggref = original_aggref(fcinfo, AggGetAggref(fcinfo));
     if (aggref == nullptr) {
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("pgdp aggregates cannot be used as window functions"),
