@@ -7,7 +7,7 @@
 #
 #   bash bench/aggregates.sh
 #   PGDP_BENCH_ROWS=1000000 bash bench/aggregates.sh       fewer rows (default 10 000 000)
-#   PGDP_BENCH_REPS=7 bash bench/aggregates.sh             timed repetitions per query (default 5)
+#   PGDP_BENCH_REPS=9 bash bench/aggregates.sh             timed repetitions per query (default 7)
 #   PGDP_DSN='host=... dbname=...' bash bench/aggregates.sh
 #       use an existing server where pgdp 0.2 is installed (no packages, no build, no throwaway
 #       cluster). Its server settings (shared_buffers, ...) are left alone; the session settings
@@ -23,7 +23,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
 cd "$PGDP_ROOT"
 
 ROWS="${PGDP_BENCH_ROWS:-10000000}"
-REPS="${PGDP_BENCH_REPS:-5}"
+REPS="${PGDP_BENCH_REPS:-7}"
 [[ "$ROWS" =~ ^[0-9]+$ ]] && [ "$ROWS" -ge 100000 ] || die "PGDP_BENCH_ROWS must be an integer >= 100000"
 [[ "$REPS" =~ ^[0-9]+$ ]] && [ "$REPS" -ge 1 ] || die "PGDP_BENCH_REPS must be a positive integer"
 TABLE=pgdp_bench_agg
@@ -68,13 +68,13 @@ if [ -n "${PGDP_DSN:-}" ]; then
     trap dsn_cleanup EXIT
     trap 'exit 130' INT TERM
 else
+    PGDP_CLEANUP_DIRS+=("$work")
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
     ensure_deps
     check_toolchain
     build_extension
     install_extension
-    trap cleanup EXIT
-    trap 'exit 130' INT TERM
-    PGDP_CLEANUP_DIRS+=("$work")
     printf '%s\n' "$SERVER_CONF" >"$work/bench.conf"
     start_cluster "$work/bench.conf"
     psql_cmd=("$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1)
@@ -101,16 +101,17 @@ echo
 
 # ---------------------------------------------------------------------------------------------
 # The table: float8 and int8 values spread over [-50, 1050) (about 9 % of them clamped by the
-# bounds [0, 1000]), group keys with 10, 1 000 and 100 000 distinct values drawn at random.
+# bounds [0, 1000]), group keys with 10 (i % 10), 1 000, 100 000 and 1 000 000 values drawn at
+# random (at 10M rows nearly all of them occur).
 log "loading $ROWS rows into $TABLE"
 t_load=$SECONDS
 psql_run <<SQL || fail "loading the table failed"
 DROP TABLE IF EXISTS $TABLE;
-CREATE TABLE $TABLE (g10 int4 NOT NULL, g1000 int4 NOT NULL, g100k int4 NOT NULL,
+CREATE TABLE $TABLE (g10 int4 NOT NULL, g1000 int4 NOT NULL, g100k int4 NOT NULL, g1m int4 NOT NULL,
                      f8 float8 NOT NULL, i8 int8 NOT NULL);
-SELECT setseed(0.25);
+SELECT setseed(0.25) AS seed \gset
 INSERT INTO $TABLE
-SELECT i % 10, floor(random() * 1000)::int4, floor(random() * 100000)::int4,
+SELECT i % 10, floor(random() * 1000)::int4, floor(random() * 100000)::int4, floor(random() * 1000000)::int4,
        random() * 1100 - 50, floor(random() * 1100)::int8 - 50
 FROM generate_series(1, $ROWS) AS i;
 VACUUM (ANALYZE) $TABLE;
@@ -250,19 +251,19 @@ done
 echo
 
 # ---------------------------------------------------------------------------------------------
-# Memory per group: serial HashAggregate over 10, 1 000 and 100 000 groups (enable_sort = off so
+# Memory per group: serial HashAggregate over 10, 1 000, 100 000 and 1 000 000 groups (enable_sort = off so
 # the planner does not pick a sort-based plan); EXPLAIN (ANALYZE, BUFFERS) reports the peak
 # memory of the hash table and its transition states ("Memory Usage") and "Batches" (1 = no spill).
-log "memory: HashAggregate over 10 / 1000 / 100000 groups"
+log "memory: HashAggregate over 10 / 1000 / 100000 / 1000000 groups"
 mem_script="$work/memory.sql"
-GROUPS=(g10 g1000 g100k)
+GROUP_KEYS=(g10 g1000 g100k g1m)
 MEM_AGGS=("dp_sum(f8, $P)" "sum(f8)" "dp_sum(i8, $P)" "sum(i8)")
 {
     echo "SET max_parallel_workers_per_gather = 0;"
     echo "SET enable_sort = off;"
     echo "\\pset format unaligned"
     echo "\\pset tuples_only on"
-    for g in "${GROUPS[@]}"; do
+    for g in "${GROUP_KEYS[@]}"; do
         for a in "${!MEM_AGGS[@]}"; do
             echo "\\echo @@mem $g $a"
             echo "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, COSTS OFF) SELECT $g, ${MEM_AGGS[$a]} FROM $TABLE GROUP BY $g;"
@@ -282,22 +283,24 @@ mem_field() {  # GROUPCOL AGGINDEX FIELD(Memory|Batches|Time|Groups)
 }
 echo "## memory per group (serial HashAggregate, EXPLAIN (ANALYZE, BUFFERS))"
 echo
-echo "| aggregate | groups | Memory Usage (kB) | Batches | bytes per group | marginal bytes per group (vs 1 000 groups) | time (ms, 1 run) |"
+echo "| aggregate | groups | Memory Usage (kB) | Batches | bytes per group | marginal bytes per added group (vs the row above) | time (ms, 1 run) |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for a in "${!MEM_AGGS[@]}"; do
-    base_mem="$(mem_field g1000 "$a" Memory)"
-    base_groups="$(mem_field g1000 "$a" Groups)"
-    for g in "${GROUPS[@]}"; do
+    prev_mem="" prev_groups=""
+    for g in "${GROUP_KEYS[@]}"; do
         m="$(mem_field "$g" "$a" Memory)"
         n="$(mem_field "$g" "$a" Groups)"
         b="$(mem_field "$g" "$a" Batches)"
         t="$(mem_field "$g" "$a" Time)"
-        [ -n "$m" ] && [ -n "$n" ] || fail "no HashAggregate memory for ${MEM_AGGS[$a]} GROUP BY $g (see $work/memory.out)"
+        if [ -z "$m" ] || [ -z "$n" ]; then
+            fail "no HashAggregate memory for ${MEM_AGGS[$a]} GROUP BY $g (see $work/memory.out)"
+        fi
         per="$(awk -v m="$m" -v n="$n" 'BEGIN {printf "%.0f", m * 1024 / n}')"
         marg=""
-        if [ "$g" != g1000 ] && [ "$g" != g10 ]; then
-            marg="$(awk -v m="$m" -v n="$n" -v bm="$base_mem" -v bn="$base_groups" 'BEGIN {printf "%.0f", (m - bm) * 1024 / (n - bn)}')"
+        if [ -n "$prev_mem" ] && [ "$n" -ge "$((prev_groups * 2))" ]; then
+            marg="$(awk -v m="$m" -v n="$n" -v pm="$prev_mem" -v pn="$prev_groups" 'BEGIN {printf "%.0f", (m - pm) * 1024 / (n - pn)}')"
         fi
+        prev_mem="$m" prev_groups="$n"
         echo "| \`${MEM_AGGS[$a]}\` | $n | $m | $b | $per | $marg | $(fmt "$t") |"
     done
 done

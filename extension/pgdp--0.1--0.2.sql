@@ -28,6 +28,21 @@ AS 'MODULE_PATHNAME', 'pgdp_mean_final' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_count_final(internal) RETURNS int8
 AS 'MODULE_PATHNAME', 'pgdp_count_final' LANGUAGE C PARALLEL SAFE;
 
+-- A release with its error bars, for dashboards: one call gives the value, an interval that
+-- contains the exact (clamped) value with probability >= 1 - alpha, the noise's standard
+-- deviation, alpha and the mechanism actually used ('auto' resolved). Computed from the noisy
+-- value and public parameters only.
+CREATE TYPE dp_release AS (value float8, ci_lower float8, ci_upper float8, noise_sd float8,
+                           alpha float8, mechanism text);
+COMMENT ON TYPE dp_release IS 'A differentially private release with its (1 - alpha) interval and noise scale';
+
+CREATE FUNCTION pgdp_sum_ci_final(internal) RETURNS dp_release
+AS 'MODULE_PATHNAME', 'pgdp_sum_ci_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_mean_ci_final(internal) RETURNS dp_release
+AS 'MODULE_PATHNAME', 'pgdp_mean_ci_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_count_ci_final(internal) RETURNS dp_release
+AS 'MODULE_PATHNAME', 'pgdp_count_ci_final' LANGUAGE C PARALLEL SAFE;
+
 -- dp_sum and dp_mean for every value type and each of the three forms:
 --   (value, lower, upper, epsilon)                   pure epsilon-DP, Laplace
 --   (value, lower, upper, epsilon, delta)            mechanism 'auto'
@@ -60,6 +75,21 @@ BEGIN
                            'COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, '
                            'DESERIALFUNC = pgdp_state_deserialize, PARALLEL = SAFE)',
                            value_type, parameters, mean_final);
+            EXECUTE format('CREATE FUNCTION pgdp_clamped_ci_transfn(internal, %s, %s, float8) RETURNS internal '
+                           'AS ''MODULE_PATHNAME'', ''pgdp_clamped_ci_transfn'' LANGUAGE C PARALLEL SAFE',
+                           value_type, parameters);
+            EXECUTE format('CREATE AGGREGATE dp_sum_ci(%s, %s, alpha float8) (SFUNC = pgdp_clamped_ci_transfn, '
+                           'STYPE = internal, SSPACE = 32, FINALFUNC = pgdp_sum_ci_final, FINALFUNC_MODIFY = READ_WRITE, '
+                           'COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, '
+                           'DESERIALFUNC = pgdp_state_deserialize, PARALLEL = SAFE)', value_type, parameters);
+            EXECUTE format('CREATE AGGREGATE dp_mean_ci(%s, %s, alpha float8) (SFUNC = pgdp_clamped_ci_transfn, '
+                           'STYPE = internal, SSPACE = 32, FINALFUNC = pgdp_mean_ci_final, FINALFUNC_MODIFY = READ_WRITE, '
+                           'COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, '
+                           'DESERIALFUNC = pgdp_state_deserialize, PARALLEL = SAFE)', value_type, parameters);
+            EXECUTE format('COMMENT ON AGGREGATE dp_sum_ci(%s, %s, float8) IS %L', value_type, parameters,
+                           'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.');
+            EXECUTE format('COMMENT ON AGGREGATE dp_mean_ci(%s, %s, float8) IS %L', value_type, parameters,
+                           'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.');
             EXECUTE format('COMMENT ON AGGREGATE dp_sum(%s, %s) IS %L', value_type, parameters,
                            'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).');
             EXECUTE format('COMMENT ON AGGREGATE dp_mean(%s, %s) IS %L', value_type, parameters,
@@ -73,6 +103,14 @@ BEGIN
                        'SSPACE = 32, FINALFUNC = pgdp_count_final, FINALFUNC_MODIFY = READ_WRITE, '
                        'COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, '
                        'DESERIALFUNC = pgdp_state_deserialize, PARALLEL = SAFE)', parameters);
+        EXECUTE format('CREATE FUNCTION pgdp_count_ci_transfn(internal, %s, float8) RETURNS internal '
+                       'AS ''MODULE_PATHNAME'', ''pgdp_count_ci_transfn'' LANGUAGE C PARALLEL SAFE', parameters);
+        EXECUTE format('CREATE AGGREGATE dp_count_ci(%s, alpha float8) (SFUNC = pgdp_count_ci_transfn, '
+                       'STYPE = internal, SSPACE = 32, FINALFUNC = pgdp_count_ci_final, FINALFUNC_MODIFY = READ_WRITE, '
+                       'COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, '
+                       'DESERIALFUNC = pgdp_state_deserialize, PARALLEL = SAFE)', parameters);
+        EXECUTE format('COMMENT ON AGGREGATE dp_count_ci(%s, float8) IS %L', parameters,
+                       'dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.');
         EXECUTE format('COMMENT ON AGGREGATE dp_count(%s) IS %L', parameters,
                        'Differentially private count of the rows of the group; sensitivity 1.');
     END LOOP;

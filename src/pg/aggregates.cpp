@@ -18,6 +18,7 @@ extern "C" {
 #include "utils/numeric.h"
 }
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -25,6 +26,7 @@ extern "C" {
 
 #include "core/clamped_sum.hpp"
 #include "core/release_plan.hpp"
+#include "core/validate.hpp"
 #include "pg/cpp_boundary.hpp"
 #include "pg/strong_random.hpp"
 
@@ -67,6 +69,7 @@ struct Parameters {
     pgdp::Mechanism mechanism;
     Oid value_type;
     int unit_exponent;
+    double alpha;  // the *_ci aggregates: P(noise outside the interval) <= alpha; else 0
 };
 
 // The release plans of a final function call site, built once and destroyed with fn_mcxt.
@@ -141,7 +144,7 @@ double float8_parameter(FunctionCallInfo fcinfo, Aggref* aggref, int index, cons
 }
 
 // Reads, validates and caches the call's parameters (first call of this call site).
-Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind) {
+Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval = false) {
     if (fcinfo->flinfo->fn_extra != nullptr) return static_cast<Parameters*>(fcinfo->flinfo->fn_extra);
     Aggref* aggref = original_aggref(fcinfo, AggGetAggref(fcinfo));
     if (aggref == nullptr) {
@@ -149,9 +152,11 @@ Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind) {
                         errmsg("pgdp aggregates cannot be used as window functions"),
                         errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
     }
-    const int nargs = list_length(aggref->args);
+    // The *_ci forms take alpha as their last argument.
+    const int nargs = list_length(aggref->args) - (with_interval ? 1 : 0);
     const int first = first_parameter(kind);
     Parameters parameters{};
+    if (with_interval) parameters.alpha = float8_parameter(fcinfo, aggref, nargs, "alpha");
     parameters.value_type = kind == AggregateKind::Count ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
     if (kind != AggregateKind::Count) {
         parameters.lower = float8_parameter(fcinfo, aggref, 1, "lower");
@@ -173,6 +178,7 @@ Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind) {
     }
     PGDP_GUARDED(parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
                  pgdp::check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
+                 if (with_interval) pgdp::require_alpha(parameters.alpha);
                  if (kind != AggregateKind::Count) {
                      parameters.unit_exponent = pgdp::sum_unit_exponent(parameters.lower, parameters.upper);
                  });
@@ -235,10 +241,10 @@ void destroy_final_cache(void* argument) {
 }
 
 // The final function's cache: parameters (validated) and, once built, the release plans.
-FinalCache* final_cache_of(FunctionCallInfo fcinfo, AggregateKind kind) {
+FinalCache* final_cache_of(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval = false) {
     auto* cache = static_cast<FinalCache*>(fcinfo->flinfo->fn_extra);
     if (cache != nullptr) return cache;
-    Parameters* parameters = parameters_of(fcinfo, kind);  // sets fn_extra to the Parameters
+    Parameters* parameters = parameters_of(fcinfo, kind, with_interval);  // sets fn_extra
     // palloc aligns to 8 bytes; FinalCache needs alignof(FinalCache), so over-allocate and align.
     char* raw = static_cast<char*>(
         MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FinalCache) + alignof(FinalCache)));
@@ -293,23 +299,19 @@ __int128 noisy_count(const pgdp::ReleasePlan& plan, int64 rows, pgdp::RandomSour
     return pgdp::units_to_grid(rows, 0, plan.granularity) + pgdp::sample_release_noise(plan, random);
 }
 
-}  // namespace
+// What a final function releases: the value and, for the *_ci aggregates, an interval that
+// holds the exact value with probability >= 1 - alpha and the noise's standard deviation. All
+// are computed from noisy values and public parameters only (post-processing).
+struct Release {
+    double value;
+    double ci_lower;
+    double ci_upper;
+    double noise_sd;
+};
 
-extern "C" {
-
-PG_FUNCTION_INFO_V1(pgdp_clamped_transfn);
-PG_FUNCTION_INFO_V1(pgdp_count_transfn);
-PG_FUNCTION_INFO_V1(pgdp_state_combine);
-PG_FUNCTION_INFO_V1(pgdp_state_serialize);
-PG_FUNCTION_INFO_V1(pgdp_state_deserialize);
-PG_FUNCTION_INFO_V1(pgdp_sum_final);
-PG_FUNCTION_INFO_V1(pgdp_mean_final);
-PG_FUNCTION_INFO_V1(pgdp_count_final);
-
-// (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
-Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) {
+Datum clamped_transition(FunctionCallInfo fcinfo, bool with_interval) {
     MemoryContext context = aggregate_context(fcinfo);
-    const Parameters* p = parameters_of(fcinfo, AggregateKind::Sum);
+    const Parameters* p = parameters_of(fcinfo, AggregateKind::Sum, with_interval);
     ClampedState* state = state_of(fcinfo, context);
     if (!PG_ARGISNULL(1)) {
         const double value = value_as_double(fcinfo, p->value_type);
@@ -321,14 +323,141 @@ Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) {
     PG_RETURN_POINTER(state);
 }
 
-// (state, epsilon [, delta [, mechanism]]) for dp_count: every row counts.
-Datum pgdp_count_transfn(PG_FUNCTION_ARGS) {
+Datum count_transition(FunctionCallInfo fcinfo, bool with_interval) {
     MemoryContext context = aggregate_context(fcinfo);
-    (void)parameters_of(fcinfo, AggregateKind::Count);
+    (void)parameters_of(fcinfo, AggregateKind::Count, with_interval);
     ClampedState* state = state_of(fcinfo, context);
     state->rows += 1;
     PG_RETURN_POINTER(state);
 }
+
+const ClampedState* final_state(FunctionCallInfo fcinfo) {
+    static const ClampedState empty{0, 0, 0};
+    return PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+}
+
+// Runs inside the barrier.
+Release release_sum(FinalCache& cache, const ClampedState& state, pgdp::RandomSource& random) {
+    plan_releases(cache, AggregateKind::Sum);
+    const pgdp::ReleasePlan& plan = cache.value_plan;
+    const __int128 grid = pgdp::units_to_grid(state.total(), cache.parameters.unit_exponent, plan.granularity);
+    Release out{};
+    out.value = pgdp::grid_units_to_double(grid + pgdp::sample_release_noise(plan, random), plan.granularity);
+    out.noise_sd = std::sqrt(plan.noise_variance);
+    if (cache.parameters.alpha > 0.0) {
+        const double half = pgdp::release_half_width(plan, cache.parameters.alpha);
+        out.ci_lower = out.value - half;
+        out.ci_upper = out.value + half;
+    }
+    return out;
+}
+
+Release release_count(FinalCache& cache, int64 rows, pgdp::RandomSource& random) {
+    plan_releases(cache, AggregateKind::Count);
+    const pgdp::ReleasePlan& plan = cache.count_plan;
+    Release out{};
+    out.value = pgdp::grid_units_to_double(noisy_count(plan, rows, random), plan.granularity);
+    out.noise_sd = std::sqrt(plan.noise_variance);
+    if (cache.parameters.alpha > 0.0) {
+        const double half = pgdp::release_half_width(plan, cache.parameters.alpha);
+        out.ci_lower = out.value - half;
+        out.ci_upper = out.value + half;
+    }
+    return out;
+}
+
+Release release_mean(FinalCache& cache, const ClampedState& state, pgdp::RandomSource& random) {
+    plan_releases(cache, AggregateKind::Mean);
+    const Parameters& p = cache.parameters;
+    // Sum of (value - midpoint) in half units: 2 total - rows (lower_units + upper_units).
+    const __int128 bound_units = static_cast<__int128>(pgdp::clamped_units(p.lower, p.lower, p.upper, p.unit_exponent)) +
+                                 pgdp::clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
+    const __int128 centred = 2 * state.total() - static_cast<__int128>(state.rows) * bound_units;
+    const pgdp::ReleasePlan& sum_plan = cache.value_plan;
+    const pgdp::ReleasePlan& count_plan = cache.count_plan;
+    const __int128 sum_grid = pgdp::units_to_grid(centred, p.unit_exponent - 1, sum_plan.granularity);
+    const double noisy_sum =
+        pgdp::grid_units_to_double(sum_grid + pgdp::sample_release_noise(sum_plan, random), sum_plan.granularity);
+    const double count =
+        pgdp::grid_units_to_double(noisy_count(count_plan, state.rows, random), count_plan.granularity);
+    const double midpoint = p.lower + (p.upper - p.lower) / 2.0;
+    auto clamp = [&](double x) { return std::fmin(std::fmax(x, p.lower), p.upper); };
+    // Post-processing: a count below 1 is read as 1; the mean is clamped to the bounds.
+    const double divisor = std::fmax(count, 1.0);
+    Release out{};
+    out.value = clamp(midpoint + noisy_sum / divisor);
+    // Delta method: sd of (S + m N_err)/N with m the released mean's offset from the midpoint.
+    const double offset = noisy_sum / divisor;
+    out.noise_sd = std::sqrt(sum_plan.noise_variance + offset * offset * count_plan.noise_variance) / divisor;
+    if (p.alpha > 0.0) {
+        // Union bound: the sum and the count each miss with probability alpha/2; every ratio of
+        // values inside both intervals lies between the corner ratios.
+        const double sum_half = pgdp::release_half_width(sum_plan, p.alpha / 2);
+        const double count_half = pgdp::release_half_width(count_plan, p.alpha / 2);
+        const double smallest_count = count - count_half;
+        if (smallest_count <= 0.0) {
+            out.ci_lower = p.lower;
+            out.ci_upper = p.upper;
+        } else {
+            const double corners[4] = {(noisy_sum - sum_half) / smallest_count, (noisy_sum - sum_half) / (count + count_half),
+                                       (noisy_sum + sum_half) / smallest_count, (noisy_sum + sum_half) / (count + count_half)};
+            out.ci_lower = clamp(midpoint + *std::min_element(corners, corners + 4));
+            out.ci_upper = clamp(midpoint + *std::max_element(corners, corners + 4));
+        }
+    }
+    return out;
+}
+
+Datum release_record(FunctionCallInfo fcinfo, const Release& release, const Parameters& parameters,
+                     pgdp::Mechanism mechanism) {
+    TupleDesc descriptor;
+    if (get_call_result_type(fcinfo, nullptr, &descriptor) != TYPEFUNC_COMPOSITE) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("dp_release must be returned as a record")));
+    }
+    descriptor = BlessTupleDesc(descriptor);
+    const char* name = mechanism == pgdp::Mechanism::Gaussian ? "gaussian"
+                       : mechanism == pgdp::Mechanism::TruncatedLaplace ? "tlap" : "laplace";
+    Datum values[6] = {Float8GetDatum(release.value), Float8GetDatum(release.ci_lower),
+                       Float8GetDatum(release.ci_upper), Float8GetDatum(release.noise_sd),
+                       Float8GetDatum(parameters.alpha), CStringGetTextDatum(name)};
+    bool nulls[6] = {false, false, false, false, false, false};
+    return HeapTupleGetDatum(heap_form_tuple(descriptor, values, nulls));
+}
+
+Datum typed_value(const Release& release, Oid type, bool is_mean) {
+    if (type == NUMERICOID) return DirectFunctionCall1(float8_numeric, Float8GetDatum(release.value));
+    if (!is_mean && is_integer_type(type)) {
+        const double limit = 9223372036854775807.0;
+        return Int64GetDatum(static_cast<int64>(std::fmax(-limit, std::fmin(release.value, limit - 1024.0))));
+    }
+    return Float8GetDatum(release.value);
+}
+
+}  // namespace
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_clamped_transfn);
+PG_FUNCTION_INFO_V1(pgdp_clamped_ci_transfn);
+PG_FUNCTION_INFO_V1(pgdp_count_transfn);
+PG_FUNCTION_INFO_V1(pgdp_count_ci_transfn);
+PG_FUNCTION_INFO_V1(pgdp_state_combine);
+PG_FUNCTION_INFO_V1(pgdp_state_serialize);
+PG_FUNCTION_INFO_V1(pgdp_state_deserialize);
+PG_FUNCTION_INFO_V1(pgdp_sum_final);
+PG_FUNCTION_INFO_V1(pgdp_mean_final);
+PG_FUNCTION_INFO_V1(pgdp_count_final);
+PG_FUNCTION_INFO_V1(pgdp_sum_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_mean_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_count_ci_final);
+
+// (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
+Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo, false); }
+// The same with a trailing alpha, for dp_sum_ci and dp_mean_ci.
+Datum pgdp_clamped_ci_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo, true); }
+// (state, epsilon [, delta [, mechanism]]) for dp_count: every row counts.
+Datum pgdp_count_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo, false); }
+Datum pgdp_count_ci_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo, true); }
 
 Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
     MemoryContext context = aggregate_context(fcinfo);
@@ -379,60 +508,61 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
 Datum pgdp_sum_final(PG_FUNCTION_ARGS) {
     (void)aggregate_context(fcinfo);
     FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Sum);
-    const ClampedState empty{0, 0, 0};
-    const ClampedState* state = PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    const ClampedState* state = final_state(fcinfo);
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    double released = 0.0;
-    PGDP_GUARDED(plan_releases(*cache, AggregateKind::Sum);
-                 const pgdp::ReleasePlan& plan = cache->value_plan;
-                 const __int128 grid = pgdp::units_to_grid(state->total(), cache->parameters.unit_exponent, plan.granularity);
-                 released = pgdp::grid_units_to_double(grid + pgdp::sample_release_noise(plan, random), plan.granularity));
-    const Oid type = cache->parameters.value_type;
-    if (is_integer_type(type)) {
-        const double limit = 9223372036854775807.0;
-        PG_RETURN_INT64(static_cast<int64>(std::fmax(-limit, std::fmin(released, limit - 1024.0))));
-    }
-    if (type == NUMERICOID) PG_RETURN_DATUM(DirectFunctionCall1(float8_numeric, Float8GetDatum(released)));
-    PG_RETURN_FLOAT8(released);
+    Release release{};
+    PGDP_GUARDED(release = release_sum(*cache, *state, random));
+    PG_RETURN_DATUM(typed_value(release, cache->parameters.value_type, false));
 }
 
 Datum pgdp_mean_final(PG_FUNCTION_ARGS) {
     (void)aggregate_context(fcinfo);
     FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Mean);
-    const ClampedState empty{0, 0, 0};
-    const ClampedState* state = PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    const ClampedState* state = final_state(fcinfo);
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    double mean = 0.0;
-    PGDP_GUARDED(
-        plan_releases(*cache, AggregateKind::Mean);
-        const Parameters& p = cache->parameters;
-        // Sum of (value - midpoint) in half units: 2 total - rows (lower_units + upper_units).
-        const __int128 bound_units = static_cast<__int128>(pgdp::clamped_units(p.lower, p.lower, p.upper, p.unit_exponent)) +
-                                     pgdp::clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
-        const __int128 centred_half_units = 2 * state->total() - static_cast<__int128>(state->rows) * bound_units;
-        const pgdp::ReleasePlan& sum_plan = cache->value_plan;
-        const __int128 sum_grid = pgdp::units_to_grid(centred_half_units, p.unit_exponent - 1, sum_plan.granularity);
-        const double noisy_sum = pgdp::grid_units_to_double(sum_grid + pgdp::sample_release_noise(sum_plan, random),
-                                                            sum_plan.granularity);
-        const double count = pgdp::grid_units_to_double(noisy_count(cache->count_plan, state->rows, random),
-                                                        cache->count_plan.granularity);
-        const double midpoint = p.lower + (p.upper - p.lower) / 2.0;
-        // Post-processing: a count below 1 is read as 1; the mean is clamped to the bounds.
-        mean = std::fmin(std::fmax(midpoint + noisy_sum / std::fmax(count, 1.0), p.lower), p.upper));
-    if (cache->parameters.value_type == NUMERICOID) PG_RETURN_DATUM(DirectFunctionCall1(float8_numeric, Float8GetDatum(mean)));
-    PG_RETURN_FLOAT8(mean);
+    Release release{};
+    PGDP_GUARDED(release = release_mean(*cache, *state, random));
+    PG_RETURN_DATUM(typed_value(release, cache->parameters.value_type, true));
 }
 
 Datum pgdp_count_final(PG_FUNCTION_ARGS) {
     (void)aggregate_context(fcinfo);
     FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Count);
-    const int64 rows = PG_ARGISNULL(0) ? 0 : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))->rows;
+    const int64 rows = final_state(fcinfo)->rows;
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    double released = 0.0;
-    PGDP_GUARDED(plan_releases(*cache, AggregateKind::Count);
-                 released = pgdp::grid_units_to_double(noisy_count(cache->count_plan, rows, random),
-                                                       cache->count_plan.granularity));
-    PG_RETURN_INT64(static_cast<int64>(released));
+    Release release{};
+    PGDP_GUARDED(release = release_count(*cache, rows, random));
+    PG_RETURN_INT64(static_cast<int64>(release.value));
+}
+
+Datum pgdp_sum_ci_final(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Sum, true);
+    const ClampedState* state = final_state(fcinfo);
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    Release release{};
+    PGDP_GUARDED(release = release_sum(*cache, *state, random));
+    PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->value_plan.mechanism));
+}
+
+Datum pgdp_mean_ci_final(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Mean, true);
+    const ClampedState* state = final_state(fcinfo);
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    Release release{};
+    PGDP_GUARDED(release = release_mean(*cache, *state, random));
+    PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->value_plan.mechanism));
+}
+
+Datum pgdp_count_ci_final(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Count, true);
+    const int64 rows = final_state(fcinfo)->rows;
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    Release release{};
+    PGDP_GUARDED(release = release_count(*cache, rows, random));
+    PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->count_plan.mechanism));
 }
 
 }  // extern "C"

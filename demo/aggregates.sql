@@ -1,0 +1,299 @@
+-- pgdp demo, part 2: the private aggregates dp_count, dp_sum and dp_mean.
+-- An analyst's session on a generated staff table: releases next to the true values for the
+-- three forms and four mechanisms, overall and per region; what clamping costs; empty groups;
+-- prepared statements; and 95% intervals from the documented noise.
+-- Run by scripts/demo.sh (psql, extension pgdp created). Everything lives in pg_temp and
+-- vanishes with the session. The noise is real (pg_strong_random): numbers change on every run.
+\set QUIET on
+\set ON_ERROR_STOP on
+\pset footer off
+\pset null '-'
+
+-- Helpers ------------------------------------------------------------------------------------
+-- A whole number with thousands separators, right-aligned.
+CREATE FUNCTION pg_temp.num(x float8) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT lpad(CASE WHEN x IS NULL THEN '-' ELSE to_char(round(x::numeric), 'FM999,999,999,999,990') END, 15)
+$$;
+
+-- A number with 2 decimals and thousands separators, right-aligned.
+CREATE FUNCTION pg_temp.dec(x float8) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT lpad(CASE WHEN x IS NULL THEN '-' ELSE to_char(round(x::numeric, 2), 'FM999,999,999,990.00') END, 12)
+$$;
+
+-- Relative error of a release against the true value, in percent.
+CREATE FUNCTION pg_temp.err(released float8, truth float8) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT lpad(CASE WHEN truth IS NULL OR truth = 0 THEN '-'
+                     ELSE to_char(100 * (released - truth) / abs(truth), 'FMSG990.000') || ' %' END, 10)
+$$;
+
+-- The error a query raises (SQLSTATE and message), or 'no error'.
+CREATE FUNCTION pg_temp.error_of(query text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    state text;
+    message text;
+BEGIN
+    EXECUTE query;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
+    RETURN state || ': ' || message;
+END
+$$;
+
+-- The data -------------------------------------------------------------------------------------
+-- 200000 employees in 5 regions of very different sizes. Salaries mostly in [20000, 250000],
+-- 0.5 % executives far above; some NULL salaries, ages and bonuses. setseed makes the *data*
+-- the same on every run (the noise is not seeded).
+SELECT setseed(0.2024) \gset
+CREATE TEMP TABLE staff (id int, region text, salary float8, age int4, bonus numeric);
+INSERT INTO staff
+SELECT i,
+       CASE WHEN i <= 70000 THEN 'north' WHEN i <= 130000 THEN 'south' WHEN i <= 170000 THEN 'east'
+            WHEN i <= 199500 THEN 'west' ELSE 'island' END,
+       CASE WHEN random() < 0.01 THEN NULL
+            WHEN random() < 0.005 THEN round(300000 + 3000000 * random() ^ 3)
+            ELSE round(20000 + 180000 * random() ^ 2 + (i % 5) * 5000) END,
+       CASE WHEN random() < 0.02 THEN NULL ELSE 18 + floor(random() * 50)::int END,
+       CASE WHEN random() < 0.1 THEN NULL ELSE round((random() * 8000)::numeric, 2) END
+FROM generate_series(1, 200000) AS i;
+ANALYZE staff;
+
+\echo
+\echo '== 0. The data: staff(id, region, salary float8, age int4, bonus numeric), 200000 rows =='
+\echo '   (true values: what an analyst without pgdp would see, shown here only to judge the releases)'
+SELECT region, count(*) AS rows,
+       count(*) - count(salary) AS "NULL salaries",
+       count(*) FILTER (WHERE salary > 250000) AS "salary > 250000",
+       pg_temp.num(max(salary)) AS "max salary",
+       pg_temp.dec(avg(salary)) AS "avg salary",
+       count(*) - count(age) AS "NULL ages",
+       count(*) - count(bonus) AS "NULL bonuses"
+FROM staff GROUP BY region ORDER BY count(*) DESC;
+
+-- 1 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 1. dp_count: rows per region, epsilon = 0.5, delta = 1e-6 =='
+\echo '   dp_count(0.5)                 laplace, pure epsilon-DP (1-argument form)'
+\echo '   dp_count(0.5, 1e-6)           auto: the least noise variance for (epsilon, delta)'
+\echo '   dp_count(0.5, 1e-6, ''gaussian'') and dp_count(0.5, 1e-6, ''tlap'')'
+\echo '   Sensitivity 1: the error is a few rows whatever the group size. "all" is GROUP BY ROLLUP:'
+\echo '   a second release over the same rows, so the table as a whole spends epsilon twice.'
+WITH r AS (
+    SELECT region, count(*) AS truth,
+           dp_count(0.5) AS laplace, dp_count(0.5, 1e-6) AS auto,
+           dp_count(0.5, 1e-6, 'gaussian') AS gaussian, dp_count(0.5, 1e-6, 'tlap') AS tlap
+    FROM staff GROUP BY ROLLUP (region)
+)
+SELECT coalesce(region, 'all') AS region, truth AS "true count",
+       laplace, pg_temp.err(laplace, truth) AS "err",
+       auto, pg_temp.err(auto, truth) AS "err",
+       gaussian, pg_temp.err(gaussian, truth) AS "err",
+       tlap, pg_temp.err(tlap, truth) AS "err"
+FROM r ORDER BY region IS NULL, truth DESC;
+
+-- 2 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 2. dp_sum: total salary per region, clamped to [20000, 250000], epsilon = 0.5, delta = 1e-6 =='
+\echo '   dp_sum(salary, 20000, 250000, 0.5)                      laplace (4-argument form)'
+\echo '   dp_sum(salary, 20000, 250000, 0.5, 1e-6)                auto (5-argument form)'
+\echo '   dp_sum(salary, 20000, 250000, 0.5, 1e-6, ''gaussian'')    and ''tlap'' (6-argument form)'
+\echo '   Sensitivity max(|lower|, |upper|) = 250000: one row moves the clamped sum by at most that.'
+\echo '   Errors are against the true clamped sum (what the aggregate estimates; see section 5).'
+WITH r AS (
+    SELECT region,
+           sum(least(greatest(salary, 20000), 250000)) AS truth,
+           dp_sum(salary, 20000, 250000, 0.5) AS laplace,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6) AS auto,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS gaussian,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'tlap') AS tlap
+    FROM staff GROUP BY ROLLUP (region)
+)
+SELECT coalesce(region, 'all') AS region, pg_temp.num(truth) AS "true clamped sum",
+       pg_temp.num(laplace) AS laplace, pg_temp.err(laplace, truth) AS "err",
+       pg_temp.num(auto) AS auto, pg_temp.err(auto, truth) AS "err",
+       pg_temp.num(gaussian) AS gaussian, pg_temp.err(gaussian, truth) AS "err",
+       pg_temp.num(tlap) AS tlap, pg_temp.err(tlap, truth) AS "err"
+FROM r ORDER BY region IS NULL, truth DESC;
+
+-- 3 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 3. dp_mean: average salary per region, clamped to [20000, 250000], epsilon = 1, delta = 1e-6 =='
+\echo '   Half the budget on the sum of (salary - midpoint), half on the count; the result is'
+\echo '   clamped to [lower, upper]. Errors against the true mean of the clamped salaries.'
+WITH r AS (
+    SELECT region,
+           avg(salary) AS raw,
+           avg(least(greatest(salary, 20000), 250000)) AS truth,
+           dp_mean(salary, 20000, 250000, 1) AS laplace,
+           dp_mean(salary, 20000, 250000, 1, 1e-6) AS auto,
+           dp_mean(salary, 20000, 250000, 1, 1e-6, 'gaussian') AS gaussian,
+           dp_mean(salary, 20000, 250000, 1, 1e-6, 'tlap') AS tlap
+    FROM staff GROUP BY ROLLUP (region)
+)
+SELECT coalesce(region, 'all') AS region, pg_temp.dec(raw) AS "avg (unclamped)",
+       pg_temp.dec(truth) AS "true clamped mean",
+       pg_temp.dec(laplace) AS laplace, pg_temp.err(laplace, truth) AS "err",
+       pg_temp.dec(auto) AS auto, pg_temp.err(auto, truth) AS "err",
+       pg_temp.dec(gaussian) AS gaussian, pg_temp.err(gaussian, truth) AS "err",
+       pg_temp.dec(tlap) AS tlap, pg_temp.err(tlap, truth) AS "err"
+FROM r ORDER BY region IS NULL, truth DESC;
+
+\echo '   Other value types: integer sums are bigint (releases are integers), numeric stays numeric.'
+SELECT region,
+       sum(least(greatest(age, 18), 70)) AS "true age sum", dp_sum(age, 18, 70, 1) AS "dp_sum(age, 18, 70, 1)",
+       pg_temp.dec(avg(age)) AS "true avg age", pg_temp.dec(dp_mean(age, 18, 70, 1)) AS "dp_mean(age, 18, 70, 1)",
+       pg_temp.dec(sum(bonus)) AS "true bonus sum", pg_temp.dec(dp_sum(bonus, 0, 8000, 1)) AS "dp_sum(bonus, 0, 8000, 1)"
+FROM staff GROUP BY region ORDER BY count(*) DESC;
+
+-- 4 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 4. What auto picks: noise standard deviation of a sum with sensitivity 250000, delta = 1e-6 =='
+\echo '   laplace: sqrt(2) Delta / epsilon; gaussian: gaussian_sigma(epsilon, delta, Delta);'
+\echo '   tlap: sqrt of the power of tlap_params(epsilon, delta, Delta). auto takes the smallest'
+\echo '   (Geng et al., Section 6: the truncated Laplace usually wins for a single query).'
+SELECT e.eps AS epsilon,
+       pg_temp.num(sqrt(2) * 250000 / e.eps) AS laplace,
+       pg_temp.num(gaussian_sigma(e.eps, 1e-6, 250000)) AS gaussian,
+       pg_temp.num(sqrt((tlap_params(e.eps, 1e-6, 250000)).power)) AS tlap,
+       CASE WHEN (tlap_params(e.eps, 1e-6, 250000)).power <= least(2 * (250000 / e.eps) ^ 2, gaussian_sigma(e.eps, 1e-6, 250000) ^ 2)
+                 THEN 'tlap'
+            WHEN gaussian_sigma(e.eps, 1e-6, 250000) ^ 2 < 2 * (250000 / e.eps) ^ 2 THEN 'gaussian'
+            ELSE 'laplace' END AS "auto picks"
+FROM (VALUES (0.1::float8), (0.5), (1), (5), (20)) AS e(eps) ORDER BY e.eps;
+
+-- 5 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 5. Clamping: the bounds trade bias against noise (total salary, epsilon = 0.5, laplace) =='
+\echo '   Each row is clamped to [lower, upper] before summing, so the release estimates the clamped'
+\echo '   sum; the noise grows with the sensitivity max(|lower|, |upper|). A high upper bound keeps the'
+\echo '   executives but drowns the small island in noise; a low one cuts real salaries.'
+WITH r AS (
+    SELECT 'all' AS scope, 100000 AS upper, sum(salary) AS truth, sum(least(greatest(salary, 20000), 100000)) AS clamped,
+           dp_sum(salary, 20000, 100000, 0.5) AS released FROM staff
+    UNION ALL
+    SELECT 'all', 250000, sum(salary), sum(least(greatest(salary, 20000), 250000)),
+           dp_sum(salary, 20000, 250000, 0.5) FROM staff
+    UNION ALL
+    SELECT 'all', 4000000, sum(salary), sum(least(greatest(salary, 20000), 4000000)),
+           dp_sum(salary, 20000, 4000000, 0.5) FROM staff
+    UNION ALL
+    SELECT 'island', 100000, sum(salary), sum(least(greatest(salary, 20000), 100000)),
+           dp_sum(salary, 20000, 100000, 0.5) FROM staff WHERE region = 'island'
+    UNION ALL
+    SELECT 'island', 250000, sum(salary), sum(least(greatest(salary, 20000), 250000)),
+           dp_sum(salary, 20000, 250000, 0.5) FROM staff WHERE region = 'island'
+    UNION ALL
+    SELECT 'island', 4000000, sum(salary), sum(least(greatest(salary, 20000), 4000000)),
+           dp_sum(salary, 20000, 4000000, 0.5) FROM staff WHERE region = 'island'
+)
+SELECT scope, '[20000, ' || upper || ']' AS bounds,
+       pg_temp.num(truth) AS "true sum", pg_temp.num(clamped) AS "true clamped sum",
+       pg_temp.err(clamped, truth) AS "clamping",
+       pg_temp.num(released) AS "dp_sum", pg_temp.err(released, clamped) AS "noise",
+       pg_temp.err(released, truth) AS "vs true sum"
+FROM r;
+
+-- 6 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 6. An empty group still releases a number (WHERE false) =='
+\echo '   count/sum/avg give 0, NULL, NULL; a NULL (or an exact 0) would tell that nobody matched.'
+\echo '   The pgdp aggregates release noise around 0 (dp_mean: clamped to the bounds).'
+SELECT count(*) AS "count(*)", sum(salary) AS "sum(salary)", avg(salary) AS "avg(salary)",
+       dp_count(0.5) AS "dp_count",
+       pg_temp.num(dp_sum(salary, 20000, 250000, 0.5, 1e-6)) AS "dp_sum",
+       pg_temp.dec(dp_mean(salary, 20000, 250000, 0.5, 1e-6)) AS "dp_mean"
+FROM staff WHERE false;
+
+-- 7 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 7. Prepared statements: the privacy parameters may be bind parameters =='
+\echo '   PREPARE island(float8, float8, text) AS SELECT dp_count($1, $2, $3), dp_sum(salary, 20000, 250000, $1, $2, $3),'
+\echo '          dp_mean(salary, 20000, 250000, $1, $2, $3) FROM staff WHERE region = ''island'''
+\echo '   (one EXECUTE per line; the island has 500 rows, so the noise is visible)'
+PREPARE island(float8, float8, text) AS
+    SELECT $1 AS epsilon, $2 AS delta, $3 AS mechanism,
+           count(*) AS "true count", dp_count($1, $2, $3) AS dp_count,
+           pg_temp.num(sum(least(greatest(salary, 20000), 250000))) AS "true clamped sum",
+           pg_temp.num(dp_sum(salary, 20000, 250000, $1, $2, $3)) AS dp_sum,
+           pg_temp.dec(avg(least(greatest(salary, 20000), 250000))) AS "true clamped mean",
+           pg_temp.dec(dp_mean(salary, 20000, 250000, $1, $2, $3)) AS dp_mean
+    FROM staff WHERE region = 'island';
+CREATE TEMP TABLE prepared_runs AS EXECUTE island(0.1, 1e-6, 'auto');
+INSERT INTO prepared_runs EXECUTE island(0.5, 1e-6, 'auto');
+INSERT INTO prepared_runs EXECUTE island(1, 1e-6, 'auto');
+INSERT INTO prepared_runs EXECUTE island(1, 1e-6, 'gaussian');
+INSERT INTO prepared_runs EXECUTE island(1, 0, 'laplace');
+INSERT INTO prepared_runs EXECUTE island(5, 1e-6, 'tlap');
+SELECT * FROM prepared_runs;
+DEALLOCATE island;
+
+\echo '   The parameters must be the same for every row: columns and volatile expressions are refused'
+\echo '   before any row is read, and so are invalid values.'
+SELECT query, pg_temp.error_of(query) AS error
+FROM (VALUES
+    ('SELECT dp_sum(salary, 0, age * 1000, 1) FROM staff'),
+    ('SELECT dp_count(random()) FROM staff'),
+    ('SELECT dp_sum(salary, 20000, 250000, 1, 1e-6, ''laplace'') FROM staff'),
+    ('SELECT dp_mean(salary, 250000, 20000, 1) FROM staff WHERE false')
+) AS t(query);
+
+-- 8 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 8. 95% intervals from the documented noise (epsilon = 0.5, delta = 1e-6) =='
+\echo '   half-width a = gaussian_accuracy(eps, delta, Delta) or tlap_accuracy(eps, delta, Delta),'
+\echo '   Delta = 250000 for the sum (max(|lower|, |upper|)) and 1 for the count; the release is on a'
+\echo '   fine grid, so a is exact up to a grid step. The interval is release +- a: it uses no data.'
+WITH r AS (
+    SELECT region,
+           sum(least(greatest(salary, 20000), 250000)) AS sum_truth,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS sum_gauss,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'tlap') AS sum_tlap,
+           count(*) AS count_truth,
+           dp_count(0.5, 1e-6, 'tlap') AS count_tlap
+    FROM staff GROUP BY region
+), a AS (
+    SELECT gaussian_accuracy(0.5, 1e-6, 250000, 0.05) AS sum_gauss,
+           tlap_accuracy(0.5, 1e-6, 250000, 0.05) AS sum_tlap,
+           tlap_accuracy(0.5, 1e-6, 1, 0.05) AS count_tlap
+)
+SELECT r.region, pg_temp.num(r.sum_truth) AS "true clamped sum",
+       pg_temp.num(r.sum_gauss - a.sum_gauss) || ' .. ' || ltrim(pg_temp.num(r.sum_gauss + a.sum_gauss)) AS "gaussian 95% interval",
+       CASE WHEN abs(r.sum_gauss - r.sum_truth) <= a.sum_gauss THEN 'yes' ELSE 'NO' END AS covers,
+       pg_temp.num(r.sum_tlap - a.sum_tlap) || ' .. ' || ltrim(pg_temp.num(r.sum_tlap + a.sum_tlap)) AS "tlap 95% interval",
+       CASE WHEN abs(r.sum_tlap - r.sum_truth) <= a.sum_tlap THEN 'yes' ELSE 'NO' END AS covers,
+       r.count_truth AS "true count",
+       r.count_tlap || ' +- ' || ceil(a.count_tlap) AS "tlap count 95%",
+       CASE WHEN abs(r.count_tlap - r.count_truth) <= a.count_tlap THEN 'yes' ELSE 'NO' END AS covers
+FROM r, a ORDER BY r.count_truth DESC;
+
+\echo '   Coverage over 2000 independent releases of the island''s sum (one per generate_series group):'
+\echo '   about 95% of the intervals should contain the true clamped sum (standard error 0.5 %).'
+WITH releases AS (
+    SELECT g,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS gauss,
+           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'tlap') AS tlap,
+           dp_count(0.5, 1e-6, 'gaussian') AS counted
+    FROM staff, generate_series(1, 2000) AS g
+    WHERE region = 'island'
+    GROUP BY g
+), truth AS (
+    SELECT sum(least(greatest(salary, 20000), 250000)) AS s, count(*) AS n FROM staff WHERE region = 'island'
+)
+SELECT to_char(100.0 * avg((abs(gauss - t.s) <= gaussian_accuracy(0.5, 1e-6, 250000, 0.05))::int), 'FM990.0') || ' %'
+           AS "gaussian sum covered",
+       to_char(100.0 * avg((abs(tlap - t.s) <= tlap_accuracy(0.5, 1e-6, 250000, 0.05))::int), 'FM990.0') || ' %'
+           AS "tlap sum covered",
+       to_char(100.0 * avg((abs(counted - t.n) <= gaussian_accuracy(0.5, 1e-6, 1, 0.05))::int), 'FM990.0') || ' %'
+           AS "gaussian count covered",
+       pg_temp.num(max(abs(tlap - t.s))) AS "max tlap error",
+       pg_temp.num((tlap_params(0.5, 1e-6, 250000)).bound) AS "tlap bound A"
+FROM releases, truth t
+GROUP BY t.s, t.n;
+
+\echo
+\echo '   Every query above is a separate release: their privacy costs add up (basic composition).'
+\echo '   Per-role budgets that track this are the next part of pgdp. See docs/privacy.md.'
