@@ -13,13 +13,20 @@
 -- A whole number with thousands separators, right-aligned.
 CREATE FUNCTION pg_temp.num(x float8) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
-    SELECT lpad(CASE WHEN x IS NULL THEN '-' ELSE to_char(round(x::numeric), 'FM999,999,999,999,990') END, 15)
+    SELECT lpad(CASE WHEN x IS NULL THEN '-' ELSE ltrim(to_char(round(x::numeric), '999,999,999,999,990')) END, 16)
 $$;
 
 -- A number with 2 decimals and thousands separators, right-aligned.
 CREATE FUNCTION pg_temp.dec(x float8) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
-    SELECT lpad(CASE WHEN x IS NULL THEN '-' ELSE to_char(round(x::numeric, 2), 'FM999,999,999,990.00') END, 12)
+    SELECT lpad(CASE WHEN x IS NULL THEN '-' ELSE ltrim(to_char(round(x::numeric, 2), '999,999,999,990.00')) END, 12)
+$$;
+
+-- x clamped to [lower, upper], NULL for NULL (LEAST/GREATEST alone would turn NULL into a bound):
+-- the true value a pgdp aggregate estimates, row by row. A plain SQL expression, inlined.
+CREATE FUNCTION pg_temp.clamp(x float8, lower float8, upper float8) RETURNS float8
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN x IS NULL THEN NULL ELSE least(greatest(x, lower), upper) END
 $$;
 
 -- Relative error of a release against the true value, in percent.
@@ -54,7 +61,8 @@ INSERT INTO staff
 SELECT i,
        CASE WHEN i <= 70000 THEN 'north' WHEN i <= 130000 THEN 'south' WHEN i <= 170000 THEN 'east'
             WHEN i <= 199500 THEN 'west' ELSE 'island' END,
-       CASE WHEN random() < 0.01 THEN NULL
+       CASE WHEN i IN (199601, 199802, 199953) THEN 1500000 + (i % 7) * 100000  -- the island's executives
+            WHEN random() < 0.01 THEN NULL
             WHEN random() < 0.005 THEN round(300000 + 3000000 * random() ^ 3)
             ELSE round(20000 + 180000 * random() ^ 2 + (i % 5) * 5000) END,
        CASE WHEN random() < 0.02 THEN NULL ELSE 18 + floor(random() * 50)::int END,
@@ -105,7 +113,7 @@ FROM r ORDER BY region IS NULL, truth DESC;
 \echo '   Errors are against the true clamped sum (what the aggregate estimates; see section 5).'
 WITH r AS (
     SELECT region,
-           sum(least(greatest(salary, 20000), 250000)) AS truth,
+           sum(pg_temp.clamp(salary, 20000, 250000)) AS truth,
            dp_sum(salary, 20000, 250000, 0.5) AS laplace,
            dp_sum(salary, 20000, 250000, 0.5, 1e-6) AS auto,
            dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS gaussian,
@@ -127,7 +135,7 @@ FROM r ORDER BY region IS NULL, truth DESC;
 WITH r AS (
     SELECT region,
            avg(salary) AS raw,
-           avg(least(greatest(salary, 20000), 250000)) AS truth,
+           avg(pg_temp.clamp(salary, 20000, 250000)) AS truth,
            dp_mean(salary, 20000, 250000, 1) AS laplace,
            dp_mean(salary, 20000, 250000, 1, 1e-6) AS auto,
            dp_mean(salary, 20000, 250000, 1, 1e-6, 'gaussian') AS gaussian,
@@ -144,7 +152,7 @@ FROM r ORDER BY region IS NULL, truth DESC;
 
 \echo '   Other value types: integer sums are bigint (releases are integers), numeric stays numeric.'
 SELECT region,
-       sum(least(greatest(age, 18), 70)) AS "true age sum", dp_sum(age, 18, 70, 1) AS "dp_sum(age, 18, 70, 1)",
+       sum(pg_temp.clamp(age, 18, 70)) AS "true age sum", dp_sum(age, 18, 70, 1) AS "dp_sum(age, 18, 70, 1)",
        pg_temp.dec(avg(age)) AS "true avg age", pg_temp.dec(dp_mean(age, 18, 70, 1)) AS "dp_mean(age, 18, 70, 1)",
        pg_temp.dec(sum(bonus)) AS "true bonus sum", pg_temp.dec(dp_sum(bonus, 0, 8000, 1)) AS "dp_sum(bonus, 0, 8000, 1)"
 FROM staff GROUP BY region ORDER BY count(*) DESC;
@@ -159,7 +167,7 @@ SELECT e.eps AS epsilon,
        pg_temp.num(sqrt(2) * 250000 / e.eps) AS laplace,
        pg_temp.num(gaussian_sigma(e.eps, 1e-6, 250000)) AS gaussian,
        pg_temp.num(sqrt((tlap_params(e.eps, 1e-6, 250000)).power)) AS tlap,
-       CASE WHEN (tlap_params(e.eps, 1e-6, 250000)).power <= least(2 * (250000 / e.eps) ^ 2, gaussian_sigma(e.eps, 1e-6, 250000) ^ 2)
+       CASE WHEN (tlap_params(e.eps, 1e-6, 250000)).power < least(2 * (250000 / e.eps) ^ 2, gaussian_sigma(e.eps, 1e-6, 250000) ^ 2)
                  THEN 'tlap'
             WHEN gaussian_sigma(e.eps, 1e-6, 250000) ^ 2 < 2 * (250000 / e.eps) ^ 2 THEN 'gaussian'
             ELSE 'laplace' END AS "auto picks"
@@ -172,22 +180,22 @@ FROM (VALUES (0.1::float8), (0.5), (1), (5), (20)) AS e(eps) ORDER BY e.eps;
 \echo '   sum; the noise grows with the sensitivity max(|lower|, |upper|). A high upper bound keeps the'
 \echo '   executives but drowns the small island in noise; a low one cuts real salaries.'
 WITH r AS (
-    SELECT 'all' AS scope, 100000 AS upper, sum(salary) AS truth, sum(least(greatest(salary, 20000), 100000)) AS clamped,
+    SELECT 'all' AS scope, 100000 AS upper, sum(salary) AS truth, sum(pg_temp.clamp(salary, 20000, 100000)) AS clamped,
            dp_sum(salary, 20000, 100000, 0.5) AS released FROM staff
     UNION ALL
-    SELECT 'all', 250000, sum(salary), sum(least(greatest(salary, 20000), 250000)),
+    SELECT 'all', 250000, sum(salary), sum(pg_temp.clamp(salary, 20000, 250000)),
            dp_sum(salary, 20000, 250000, 0.5) FROM staff
     UNION ALL
-    SELECT 'all', 4000000, sum(salary), sum(least(greatest(salary, 20000), 4000000)),
+    SELECT 'all', 4000000, sum(salary), sum(pg_temp.clamp(salary, 20000, 4000000)),
            dp_sum(salary, 20000, 4000000, 0.5) FROM staff
     UNION ALL
-    SELECT 'island', 100000, sum(salary), sum(least(greatest(salary, 20000), 100000)),
+    SELECT 'island', 100000, sum(salary), sum(pg_temp.clamp(salary, 20000, 100000)),
            dp_sum(salary, 20000, 100000, 0.5) FROM staff WHERE region = 'island'
     UNION ALL
-    SELECT 'island', 250000, sum(salary), sum(least(greatest(salary, 20000), 250000)),
+    SELECT 'island', 250000, sum(salary), sum(pg_temp.clamp(salary, 20000, 250000)),
            dp_sum(salary, 20000, 250000, 0.5) FROM staff WHERE region = 'island'
     UNION ALL
-    SELECT 'island', 4000000, sum(salary), sum(least(greatest(salary, 20000), 4000000)),
+    SELECT 'island', 4000000, sum(salary), sum(pg_temp.clamp(salary, 20000, 4000000)),
            dp_sum(salary, 20000, 4000000, 0.5) FROM staff WHERE region = 'island'
 )
 SELECT scope, '[20000, ' || upper || ']' AS bounds,
@@ -217,18 +225,19 @@ FROM staff WHERE false;
 PREPARE island(float8, float8, text) AS
     SELECT $1 AS epsilon, $2 AS delta, $3 AS mechanism,
            count(*) AS "true count", dp_count($1, $2, $3) AS dp_count,
-           pg_temp.num(sum(least(greatest(salary, 20000), 250000))) AS "true clamped sum",
+           pg_temp.num(sum(pg_temp.clamp(salary, 20000, 250000))) AS "true clamped sum",
            pg_temp.num(dp_sum(salary, 20000, 250000, $1, $2, $3)) AS dp_sum,
-           pg_temp.dec(avg(least(greatest(salary, 20000), 250000))) AS "true clamped mean",
+           pg_temp.dec(avg(pg_temp.clamp(salary, 20000, 250000))) AS "true clamped mean",
            pg_temp.dec(dp_mean(salary, 20000, 250000, $1, $2, $3)) AS dp_mean
     FROM staff WHERE region = 'island';
-CREATE TEMP TABLE prepared_runs AS EXECUTE island(0.1, 1e-6, 'auto');
-INSERT INTO prepared_runs EXECUTE island(0.5, 1e-6, 'auto');
-INSERT INTO prepared_runs EXECUTE island(1, 1e-6, 'auto');
-INSERT INTO prepared_runs EXECUTE island(1, 1e-6, 'gaussian');
-INSERT INTO prepared_runs EXECUTE island(1, 0, 'laplace');
-INSERT INTO prepared_runs EXECUTE island(5, 1e-6, 'tlap');
-SELECT * FROM prepared_runs;
+CREATE TEMP TABLE run1 AS EXECUTE island(0.1, 1e-6, 'auto');
+CREATE TEMP TABLE run2 AS EXECUTE island(0.5, 1e-6, 'auto');
+CREATE TEMP TABLE run3 AS EXECUTE island(1, 1e-6, 'auto');
+CREATE TEMP TABLE run4 AS EXECUTE island(1, 1e-6, 'gaussian');
+CREATE TEMP TABLE run5 AS EXECUTE island(1, 0, 'laplace');
+CREATE TEMP TABLE run6 AS EXECUTE island(5, 1e-6, 'tlap');
+SELECT * FROM run1 UNION ALL SELECT * FROM run2 UNION ALL SELECT * FROM run3
+UNION ALL SELECT * FROM run4 UNION ALL SELECT * FROM run5 UNION ALL SELECT * FROM run6;
 DEALLOCATE island;
 
 \echo '   The parameters must be the same for every row: columns and volatile expressions are refused'
@@ -249,7 +258,7 @@ FROM (VALUES
 \echo '   fine grid, so a is exact up to a grid step. The interval is release +- a: it uses no data.'
 WITH r AS (
     SELECT region,
-           sum(least(greatest(salary, 20000), 250000)) AS sum_truth,
+           sum(pg_temp.clamp(salary, 20000, 250000)) AS sum_truth,
            dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS sum_gauss,
            dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'tlap') AS sum_tlap,
            count(*) AS count_truth,
@@ -281,7 +290,7 @@ WITH releases AS (
     WHERE region = 'island'
     GROUP BY g
 ), truth AS (
-    SELECT sum(least(greatest(salary, 20000), 250000)) AS s, count(*) AS n FROM staff WHERE region = 'island'
+    SELECT sum(pg_temp.clamp(salary, 20000, 250000)) AS s, count(*) AS n FROM staff WHERE region = 'island'
 )
 SELECT to_char(100.0 * avg((abs(gauss - t.s) <= gaussian_accuracy(0.5, 1e-6, 250000, 0.05))::int), 'FM990.0') || ' %'
            AS "gaussian sum covered",
