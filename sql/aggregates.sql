@@ -1,6 +1,6 @@
 -- dp_sum, dp_mean, dp_count: exactness at huge epsilon, empty groups, NULL/NaN handling,
 -- GROUP BY / HAVING / subqueries / prepared statements, parallel plans, and statistical checks
--- over thousands of releases (bounds at 5 standard errors). Noise comes from the superuser-only
+-- over thousands of releases (bounds at 4 standard errors, as issue 3 asks; 5 for coverage). Noise comes from the superuser-only
 -- test seed so that this output is reproducible.
 CREATE EXTENSION IF NOT EXISTS pgdp;
 SET pgdp.test_seed = 3;
@@ -101,16 +101,58 @@ WITH truth AS (SELECT sum(salary) AS s, count(*) AS n FROM staff WHERE id <= 200
      expected AS (SELECT 2 * (1000 / 0.5) ^ 2 AS laplace_var, gaussian_sigma(0.5, 1e-6, 1000) ^ 2 AS gauss_var,
                          (tlap_params(0.5, 1e-6, 1000)).power AS tlap_var, (tlap_params(0.5, 1e-6, 1000)).bound AS tlap_bound,
                          (tlap_params(0.5, 1e-6, 1)).power AS count_var)
-SELECT abs(avg(laplace) - t.s) < 5 * sqrt(e.laplace_var / 4000) AS laplace_mean,
-       abs(var_pop(laplace) / e.laplace_var - 1) < 5 * sqrt(5.0 / 4000) AS laplace_variance,
-       abs(avg(gauss) - t.s) < 5 * sqrt(e.gauss_var / 4000) AS gaussian_mean,
-       abs(var_pop(gauss) / e.gauss_var - 1) < 5 * sqrt(2.0 / 4000) AS gaussian_variance,
-       abs(avg(tlap) - t.s) < 5 * sqrt(e.tlap_var / 4000) AS tlap_mean,
-       abs(var_pop(tlap) / e.tlap_var - 1) < 5 * sqrt(5.0 / 4000) AS tlap_variance,
+SELECT abs(avg(laplace) - t.s) < 4 * sqrt(e.laplace_var / 4000) AS laplace_mean,
+       abs(var_pop(laplace) / e.laplace_var - 1) < 4 * sqrt(5.0 / 4000) AS laplace_variance,
+       abs(avg(gauss) - t.s) < 4 * sqrt(e.gauss_var / 4000) AS gaussian_mean,
+       abs(var_pop(gauss) / e.gauss_var - 1) < 4 * sqrt(2.0 / 4000) AS gaussian_variance,
+       abs(avg(tlap) - t.s) < 4 * sqrt(e.tlap_var / 4000) AS tlap_mean,
+       abs(var_pop(tlap) / e.tlap_var - 1) < 4 * sqrt(5.0 / 4000) AS tlap_variance,
        max(abs(tlap - t.s)) <= e.tlap_bound * (1 + 2 ^ -19) + 1 AS tlap_within_bound,
-       abs(avg(counted) - t.n) < 5 * sqrt(e.count_var / 4000) AS count_mean
+       abs(avg(counted) - t.n) < 4 * sqrt(e.count_var / 4000) AS count_mean
 FROM releases, truth t, expected e
 GROUP BY t.s, t.n, e.laplace_var, e.gauss_var, e.tlap_var, e.tlap_bound, e.count_var;
+
+-- dp_count and dp_mean, each mechanism, 2000 releases each: unbiased within 4 standard errors and
+-- with the variance of the mechanism (count: sensitivity 1; mean: the delta-method variance
+-- (var_sum + m^2 var_count) / n^2 of the half-budget releases, m = mean - midpoint, checked to
+-- within 4 standard errors of a sample variance, kurtosis <= 6).
+CREATE TEMP TABLE more_releases AS
+SELECT g,
+       dp_count(0.5) AS count_laplace, dp_count(0.5, 1e-6, 'gaussian') AS count_gauss,
+       dp_count(0.5, 1e-6, 'tlap') AS count_tlap,
+       dp_mean(salary, 0, 1000, 1) AS mean_laplace, dp_mean(salary, 0, 1000, 1, 1e-6, 'gaussian') AS mean_gauss,
+       dp_mean(salary, 0, 1000, 1, 1e-6, 'tlap') AS mean_tlap
+FROM staff, generate_series(1, 2000) AS g
+WHERE id <= 200
+GROUP BY g;
+WITH truth AS (SELECT count(*) AS n, avg(salary) AS m FROM staff WHERE id <= 200),
+     variances AS (
+         SELECT 2 * (1 / 0.5) ^ 2 AS count_laplace, gaussian_sigma(0.5, 1e-6) ^ 2 AS count_gauss,
+                (tlap_params(0.5, 1e-6)).power AS count_tlap,
+                -- dp_mean spends (0.5, 5e-7) on the centred sum (sensitivity 500) and on the count
+                2 * (500 / 0.5) ^ 2 AS sum_laplace, 2 * (1 / 0.5) ^ 2 AS n_laplace,
+                gaussian_sigma(0.5, 5e-7, 500) ^ 2 AS sum_gauss, gaussian_sigma(0.5, 5e-7) ^ 2 AS n_gauss,
+                (tlap_params(0.5, 5e-7, 500)).power AS sum_tlap, (tlap_params(0.5, 5e-7)).power AS n_tlap),
+     expected AS (
+         SELECT v.*, (v.sum_laplace + (t.m - 500) ^ 2 * v.n_laplace) / t.n ^ 2 AS mean_laplace,
+                (v.sum_gauss + (t.m - 500) ^ 2 * v.n_gauss) / t.n ^ 2 AS mean_gauss,
+                (v.sum_tlap + (t.m - 500) ^ 2 * v.n_tlap) / t.n ^ 2 AS mean_tlap
+         FROM variances v, truth t)
+SELECT mechanism,
+       abs(avg_count - t.n) < 4 * sqrt(count_var / 2000) AS count_unbiased,
+       abs(var_count / count_var - 1) < 4 * sqrt(5.0 / 2000) AS count_variance,
+       abs(avg_mean - t.m) < 4 * sqrt(mean_var / 2000) AS mean_unbiased,
+       abs(var_mean / mean_var - 1) < 4 * sqrt(5.0 / 2000) + 0.01 AS mean_variance
+FROM truth t, expected e,
+     LATERAL (VALUES
+        ('laplace', (SELECT avg(count_laplace) FROM more_releases), (SELECT var_pop(count_laplace) FROM more_releases), e.count_laplace,
+                    (SELECT avg(mean_laplace) FROM more_releases), (SELECT var_pop(mean_laplace) FROM more_releases), e.mean_laplace),
+        ('gaussian', (SELECT avg(count_gauss) FROM more_releases), (SELECT var_pop(count_gauss) FROM more_releases), e.count_gauss,
+                     (SELECT avg(mean_gauss) FROM more_releases), (SELECT var_pop(mean_gauss) FROM more_releases), e.mean_gauss),
+        ('tlap', (SELECT avg(count_tlap) FROM more_releases), (SELECT var_pop(count_tlap) FROM more_releases), e.count_tlap,
+                 (SELECT avg(mean_tlap) FROM more_releases), (SELECT var_pop(mean_tlap) FROM more_releases), e.mean_tlap))
+        AS r(mechanism, avg_count, var_count, count_var, avg_mean, var_mean, mean_var)
+ORDER BY mechanism;
 
 -- Error bars for dashboards: the *_ci aggregates return value, interval, noise sd, alpha and the
 -- mechanism used. Over 2000 releases the 90 % intervals cover the exact clamped value at least
