@@ -174,6 +174,10 @@ SELECT avg(((rs).ci_lower <= t.s AND t.s <= (rs).ci_upper)::int) >= 0.9 - 5 * sq
        bool_and((rm).ci_lower >= 0 AND (rm).ci_upper <= 1000) AS mean_interval_in_bounds
 FROM intervals, truth t;
 
+-- No error can depend on the data: an enormous numeric is clamped like any other value.
+SELECT abs(dp_sum(v, 0, 10, 1e6, 1e-6, 'gaussian') - (10 + 0 + 3)) < 5 * gaussian_sigma(1e6, 1e-6, 10) AS clamped
+FROM (VALUES (1e400::numeric), (-1e400::numeric), (3::numeric)) AS t(v);
+
 -- Bad parameters are refused before any row is read, with or without rows.
 CREATE FUNCTION pg_temp.error_of(query text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
