@@ -1,7 +1,7 @@
 -- pgdp demo, part 2: the private aggregates dp_count, dp_sum and dp_mean.
 -- An analyst's session on a generated staff table: releases next to the true values for the
 -- three forms and four mechanisms, overall and per region; what clamping costs; empty groups;
--- prepared statements; and 95% intervals from the documented noise.
+-- prepared statements; and releases with 95% intervals (dp_sum_ci, dp_mean_ci, dp_count_ci).
 -- Run by scripts/demo.sh (psql, extension pgdp created). Everything lives in pg_temp and
 -- vanishes with the session. The noise is real (pg_strong_random): numbers change on every run.
 \set QUIET on
@@ -257,61 +257,69 @@ FROM (VALUES
 
 -- 8 --------------------------------------------------------------------------------------------
 \echo
-\echo '== 8. 95% intervals from the documented noise (epsilon = 0.5, delta = 1e-6) =='
-\echo '   half-width a = gaussian_accuracy(eps, delta, Delta) or tlap_accuracy(eps, delta, Delta),'
-\echo '   Delta = 250000 for the sum (max(|lower|, |upper|)) and 1 for the count, plus one grid step g'
-\echo '   for the discreteness of the noise and the rounding to the grid (g = 256 for the Gaussian'
-\echo '   sum, 1/8 for the truncated Laplace sum, 1 for counts).'
-\echo '   The interval is release +- a: it is computed from the parameters only, not from the data.'
+\echo '== 8. Releases with 95% intervals: dp_sum_ci, dp_mean_ci, dp_count_ci (epsilon = 0.5, delta = 1e-6) =='
+\echo '   The same arguments plus alpha; one dp_release record: value, ci_lower, ci_upper, noise_sd, alpha,'
+\echo '   mechanism (auto resolved). The interval holds the exact clamped value with probability >= 1 - alpha'
+\echo '   and is computed from the noisy value and the parameters only (dp_mean: union bound over sum and count;'
+\echo '   count intervals shown rounded inwards to integers, which keeps every integer they contain).'
 WITH r AS (
     SELECT region,
            sum(pg_temp.clamp(salary, 20000, 250000)) AS sum_truth,
-           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS sum_gauss,
-           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'tlap') AS sum_tlap,
+           dp_sum_ci(salary, 20000, 250000, 0.5, 1e-6, 0.05) AS s,
+           avg(pg_temp.clamp(salary, 20000, 250000)) AS mean_truth,
+           dp_mean_ci(salary, 20000, 250000, 0.5, 1e-6, 'gaussian', 0.05) AS m,
            count(*) AS count_truth,
-           dp_count(0.5, 1e-6, 'tlap') AS count_tlap
+           dp_count_ci(0.5, 0.05) AS c
     FROM staff GROUP BY region
-), a AS (
-    -- grid steps g: 2^(floor(log2 sigma) - 12) for the Gaussian, 2^(floor(log2 min(Delta/eps, Delta)) - 20)
-    -- for the truncated Laplace, at least 1 for counts (docs/privacy.md, "The grid")
-    SELECT gaussian_accuracy(0.5, 1e-6, 250000, 0.05)
-               + 2 ^ floor(log(2, gaussian_sigma(0.5, 1e-6, 250000)::numeric) - 12)::float8 AS sum_gauss,
-           tlap_accuracy(0.5, 1e-6, 250000, 0.05) + 2 ^ (floor(log(2, 250000::numeric)) - 20)::float8 AS sum_tlap,
-           tlap_accuracy(0.5, 1e-6, 1, 0.05) + 1 AS count_tlap
 )
-SELECT r.region, pg_temp.num(r.sum_truth) AS "true clamped sum",
-       pg_temp.num(r.sum_gauss - a.sum_gauss) || ' .. ' || ltrim(pg_temp.num(r.sum_gauss + a.sum_gauss)) AS "gaussian 95% interval",
-       CASE WHEN abs(r.sum_gauss - r.sum_truth) <= a.sum_gauss THEN 'yes' ELSE 'NO' END AS covers,
-       pg_temp.num(r.sum_tlap - a.sum_tlap) || ' .. ' || ltrim(pg_temp.num(r.sum_tlap + a.sum_tlap)) AS "tlap 95% interval",
-       CASE WHEN abs(r.sum_tlap - r.sum_truth) <= a.sum_tlap THEN 'yes' ELSE 'NO' END AS covers,
-       r.count_truth AS "true count",
-       r.count_tlap || ' +- ' || floor(a.count_tlap) AS "tlap count 95%",
-       CASE WHEN abs(r.count_tlap - r.count_truth) <= a.count_tlap THEN 'yes' ELSE 'NO' END AS covers
-FROM r, a ORDER BY r.count_truth DESC;
+SELECT region,
+       pg_temp.num(sum_truth) AS "true clamped sum",
+       pg_temp.num((s).ci_lower) || ' .. ' || ltrim(pg_temp.num((s).ci_upper)) AS "dp_sum_ci 95% (auto)",
+       (s).mechanism AS "auto =",
+       CASE WHEN sum_truth BETWEEN (s).ci_lower AND (s).ci_upper THEN 'yes' ELSE 'NO' END AS covers,
+       pg_temp.dec(mean_truth, 17) AS "true clamped mean",
+       pg_temp.dec((m).ci_lower) || ' .. ' || ltrim(pg_temp.dec((m).ci_upper)) AS "dp_mean_ci 95% (gaussian)",
+       CASE WHEN mean_truth BETWEEN (m).ci_lower AND (m).ci_upper THEN 'yes' ELSE 'NO' END AS covers,
+       count_truth AS "true count",
+       (c).value AS "dp_count_ci",
+       ceil((c).ci_lower) || ' .. ' || floor((c).ci_upper) AS "95% (laplace)",
+       CASE WHEN count_truth BETWEEN (c).ci_lower AND (c).ci_upper THEN 'yes' ELSE 'NO' END AS covers
+FROM r ORDER BY count_truth DESC;
 
-\echo '   Coverage over 2000 independent releases of the island''s sum (one per generate_series group):'
-\echo '   about 95% of the intervals should contain the true clamped sum (standard error 0.5 %).'
+\echo '   For comparison, the documented noise of the sum: gaussian_accuracy / tlap_accuracy at sensitivity'
+\echo '   250000 = max(|lower|, |upper|) (the aggregate adds one grid step for discreteness and rounding):'
+SELECT pg_temp.num(gaussian_accuracy(0.5, 1e-6, 250000, 0.05)) AS "gaussian half-width",
+       pg_temp.num(tlap_accuracy(0.5, 1e-6, 250000, 0.05)) AS "tlap half-width",
+       pg_temp.num(ln(1 / 0.05) * 250000 / 0.5) AS "laplace half-width";
+
+\echo '   Coverage over 2000 independent releases on the island (one per generate_series group):'
+\echo '   at least 95% of the intervals should contain the true value (standard error about 0.5 %).'
 WITH releases AS (
     SELECT g,
-           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'gaussian') AS gauss,
-           dp_sum(salary, 20000, 250000, 0.5, 1e-6, 'tlap') AS tlap,
-           dp_count(0.5, 1e-6, 'gaussian') AS counted
+           dp_sum_ci(salary, 20000, 250000, 0.5, 1e-6, 'gaussian', 0.05) AS gauss,
+           dp_sum_ci(salary, 20000, 250000, 0.5, 1e-6, 'tlap', 0.05) AS tlap,
+           dp_mean_ci(salary, 20000, 250000, 0.5, 0.05) AS mean,
+           dp_count_ci(0.5, 1e-6, 'gaussian', 0.05) AS counted
     FROM staff, generate_series(1, 2000) AS g
     WHERE region = 'island'
     GROUP BY g
 ), truth AS (
-    SELECT sum(pg_temp.clamp(salary, 20000, 250000)) AS s, count(*) AS n FROM staff WHERE region = 'island'
+    SELECT sum(pg_temp.clamp(salary, 20000, 250000)) AS s, avg(pg_temp.clamp(salary, 20000, 250000)) AS m,
+           count(*) AS n
+    FROM staff WHERE region = 'island'
 )
-SELECT to_char(100.0 * avg((abs(gauss - t.s) <= gaussian_accuracy(0.5, 1e-6, 250000, 0.05) + 256)::int), 'FM990.0') || ' %'
-           AS "gaussian sum covered",
-       to_char(100.0 * avg((abs(tlap - t.s) <= tlap_accuracy(0.5, 1e-6, 250000, 0.05) + 0.125)::int), 'FM990.0') || ' %'
-           AS "tlap sum covered",
-       to_char(100.0 * avg((abs(counted - t.n) <= gaussian_accuracy(0.5, 1e-6, 1, 0.05) + 1)::int), 'FM990.0') || ' %'
-           AS "gaussian count covered",
-       pg_temp.num(max(abs(tlap - t.s))) AS "max tlap error",
+SELECT to_char(100.0 * avg((t.s BETWEEN (gauss).ci_lower AND (gauss).ci_upper)::int), 'FM990.0') || ' %'
+           AS "dp_sum_ci gaussian",
+       to_char(100.0 * avg((t.s BETWEEN (tlap).ci_lower AND (tlap).ci_upper)::int), 'FM990.0') || ' %'
+           AS "dp_sum_ci tlap",
+       to_char(100.0 * avg((t.m BETWEEN (mean).ci_lower AND (mean).ci_upper)::int), 'FM990.0') || ' %'
+           AS "dp_mean_ci laplace",
+       to_char(100.0 * avg((t.n BETWEEN (counted).ci_lower AND (counted).ci_upper)::int), 'FM990.0') || ' %'
+           AS "dp_count_ci gaussian",
+       pg_temp.num(max(abs((tlap).value - t.s))) AS "max tlap error",
        pg_temp.num((tlap_params(0.5, 1e-6, 250000)).bound) AS "tlap bound A"
 FROM releases, truth t
-GROUP BY t.s, t.n;
+GROUP BY t.s, t.m, t.n;
 
 \echo
 \echo '   Every query above is a separate release: their privacy costs add up (basic composition).'

@@ -24,7 +24,10 @@ int sum_unit_exponent(double lower, double upper) {
                             "Values are clamped to [lower, upper]; swap the bounds.");
     }
     const double magnitude = std::max(std::fabs(lower), std::fabs(upper));
-    if (magnitude == 0.0) return 0;
+    if (magnitude == 0.0) {
+        throw ArgumentError("upper", "lower and upper are both 0: every value would be clamped to 0",
+                            "Pass bounds that contain the values, e.g. 0 and the largest plausible value.");
+    }
     // ilogb(m) = floor(log2 m): m / 2^(ilogb(m) - 61) < 2^62.
     return std::max(std::ilogb(magnitude) - 61, -1074);
 }

@@ -254,11 +254,22 @@ long double discrete_gaussian_delta(long double sigma2, long double epsilon,
     // r(y+1) = r(y) q2 with r(y) = exp(-(2y+1)/(2 s^2)), q2 = exp(-1/s^2).
     long double A = 0.0L, B = 0.0L;
     const std::int64_t first_b = m1 + d;
-    const std::int64_t must_reach = std::max<std::int64_t>(first_b, 1);
+    // Only |y| <= L matters: f(L) = exp(-L^2/(2 s^2)) < e^-2048. Terms below -L are left out of A
+    // and B and their sum (a bound of it) added back to A only, terms above L are bounded the
+    // same way: both keep the result an upper bound, and the work is O(s), not O(D) (a huge
+    // sensitivity in grid units with a small sigma must not mean a huge loop: a backend cannot
+    // cancel it).
+    const std::int64_t L = static_cast<std::int64_t>(64.0L * s) + 64;
+    const long double Ll = static_cast<long double>(L);
+    const long double beyond_L = std::exp(-Ll * Ll / two_s2) / -std::expm1(-(2.0L * Ll + 1.0L) / two_s2);
+    if (m1 < -L) A += beyond_L;
+    const std::int64_t start = std::max<std::int64_t>(m1, -L);
+    const std::int64_t must_reach = std::min<std::int64_t>(std::max<std::int64_t>(first_b, 1), L);
     // Hard cap on the number of terms (bounds the cost; truncation is conservative anyway).
-    const std::int64_t cap = must_reach + 256 + static_cast<std::int64_t>(80.0L * s);
+    const std::int64_t cap = std::min<std::int64_t>(must_reach + 256 + static_cast<std::int64_t>(80.0L * s), L + 64);
     constexpr std::int64_t kBlock = 64;
-    for (std::int64_t y0 = m1;; y0 += kBlock) {
+    if (start > L) return 0.0L;  // every summand below e^-2048
+    for (std::int64_t y0 = start;; y0 += kBlock) {
         const long double yl = static_cast<long double>(y0);
         long double f = std::exp(-yl * yl / two_s2);
         long double r = std::exp(-(2.0L * yl + 1.0L) / two_s2);  // f(y+1) / f(y)
@@ -294,8 +305,11 @@ long double discrete_gaussian_delta(long double sigma2, long double epsilon,
             const long double remainder = f / (1.0L - r);
             const long double current = A - e_eps * B;
             if (!(remainder > 0.0L) || remainder * (e_eps - 1.0L) <= 1e-9L * current ||
-                remainder <= 1e-30L * A || y1 >= cap)
+                remainder <= 1e-30L * A || y1 >= cap) {
+                // Stopped before m1 + D: the rest of A has no B counterpart; add its bound.
+                if (y1 < first_b) A += std::max(remainder, beyond_L);
                 break;
+            }
         }
     }
     long double z_lower = std::sqrt(2.0L * 3.14159265358979323846264338327950288L) * s;

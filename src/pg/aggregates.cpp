@@ -89,6 +89,21 @@ int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 
                             "use a literal or a bind parameter such as $1, not a column.")));
 }
 
+// True if the expression may differ between rows or depend on the data: a column, an aggregate,
+// a subquery (an uncorrelated subquery such as (SELECT max(x) FROM t) would make a bound or
+// epsilon depend on the data), or a parameter other than a bind parameter ($1).
+bool depends_on_data(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Var) || IsA(node, Aggref) || IsA(node, SubLink) || IsA(node, SubPlan) ||
+        IsA(node, AlternativeSubPlan) || IsA(node, WindowFunc)) {
+        return true;
+    }
+    if (IsA(node, Param) && castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
+    // expression_tree_walker takes an old-style bool (*)(); casting through void (*)() is the
+    // sanctioned way to silence -Wcast-function-type.
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(depends_on_data)), context);
+}
+
 // Evaluates the index-th argument expression of the aggregate call, which must not depend on
 // the row (no Var, no aggregate, nothing volatile).
 Datum constant_argument(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name, bool* is_null) {
@@ -99,7 +114,7 @@ Datum constant_argument(FunctionCallInfo fcinfo, Aggref* aggref, int index, cons
         *is_null = castNode(Const, expression)->constisnull;
         return castNode(Const, expression)->constvalue;
     }
-    if (contain_var_clause((Node*)expression) || contain_volatile_functions((Node*)expression) ||
+    if (depends_on_data((Node*)expression, nullptr) || contain_volatile_functions((Node*)expression) ||
         !IsA(fcinfo->context, AggState)) {
         refuse_varying(name);
     }
@@ -274,9 +289,12 @@ void plan_releases(FinalCache& cache, AggregateKind kind) {
     switch (kind) {
         case AggregateKind::Sum:
             // Add/remove one row moves the sum by at most max(|lower|, |upper|) (docs/privacy.md).
+            // The grid is never finer than the accumulation unit, so rounding the total to it is a
+            // right shift that cannot overflow, whatever epsilon.
             value_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism,
                                             pgdp::clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
-                                            integer_values ? 1.0 : 0.0, integer_values);
+                                            std::fmax(integer_values ? 1.0 : 0.0, std::ldexp(1.0, p.unit_exponent)),
+                                            integer_values);
             break;
         case AggregateKind::Mean: {
             // Half the budget each for the sum of (value - midpoint), sensitivity (upper-lower)/2,
@@ -284,7 +302,8 @@ void plan_releases(FinalCache& cache, AggregateKind kind) {
             const double half_range = (p.upper - p.lower) / 2.0;
             const double centred_sensitivity =
                 half_range > 0.0 ? half_range + std::ldexp(1.0, p.unit_exponent) : std::ldexp(1.0, p.unit_exponent);
-            value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity, 0.0, false);
+            value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
+                                            std::ldexp(1.0, p.unit_exponent - 1), false);
             count_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, 1.0, 1.0, true);
             break;
         }
