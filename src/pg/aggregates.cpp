@@ -330,10 +330,23 @@ struct Release {
     double noise_sd;
 };
 
+// Per-row fast path: once this call site's parameters are validated and its state exists, the
+// context checks (done on the first row of each group) are not repeated.
+bool established(FunctionCallInfo fcinfo) {
+    return !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr;
+}
+
 Datum clamped_transition(FunctionCallInfo fcinfo, bool with_interval) {
-    MemoryContext context = aggregate_context(fcinfo);
-    const Parameters* p = parameters_of(fcinfo, AggregateKind::Sum, with_interval);
-    ClampedState* state = state_of(fcinfo, context);
+    const Parameters* p;
+    ClampedState* state;
+    if (established(fcinfo)) {
+        p = static_cast<const Parameters*>(fcinfo->flinfo->fn_extra);
+        state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    } else {
+        MemoryContext context = aggregate_context(fcinfo);
+        p = parameters_of(fcinfo, AggregateKind::Sum, with_interval);
+        state = state_of(fcinfo, context);
+    }
     if (!PG_ARGISNULL(1)) {
         const double value = value_as_double(fcinfo, p->value_type);
         if (!std::isnan(value)) {
@@ -345,6 +358,10 @@ Datum clamped_transition(FunctionCallInfo fcinfo, bool with_interval) {
 }
 
 Datum count_transition(FunctionCallInfo fcinfo, bool with_interval) {
+    if (established(fcinfo)) {
+        reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))->rows += 1;
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
     MemoryContext context = aggregate_context(fcinfo);
     (void)parameters_of(fcinfo, AggregateKind::Count, with_interval);
     ClampedState* state = state_of(fcinfo, context);
@@ -454,6 +471,30 @@ Datum typed_value(const Release& release, Oid type, bool is_mean) {
     return Float8GetDatum(release.value);
 }
 
+// The common part of every final function: parameters and plans (cached per call site), the
+// state (an empty one for a group without rows), the random source, and the release computed
+// behind the exception barrier. Only plain data is alive when an error is raised here.
+Release final_release(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval, FinalCache** cache_out) {
+    (void)aggregate_context(fcinfo);
+    FinalCache* cache = final_cache_of(fcinfo, kind, with_interval);
+    const ClampedState* state = final_state(fcinfo);
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    Release release{};
+    switch (kind) {
+        case AggregateKind::Sum:
+            PGDP_GUARDED(release = release_sum(*cache, *state, random));
+            break;
+        case AggregateKind::Mean:
+            PGDP_GUARDED(release = release_mean(*cache, *state, random));
+            break;
+        case AggregateKind::Count:
+            PGDP_GUARDED(release = release_count(*cache, state->rows, random));
+            break;
+    }
+    *cache_out = cache;
+    return release;
+}
+
 }  // namespace
 
 extern "C" {
@@ -527,62 +568,38 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
 }
 
 Datum pgdp_sum_final(PG_FUNCTION_ARGS) {
-    (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Sum);
-    const ClampedState* state = final_state(fcinfo);
-    pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    Release release{};
-    PGDP_GUARDED(release = release_sum(*cache, *state, random));
+    FinalCache* cache = nullptr;
+    const Release release = final_release(fcinfo, AggregateKind::Sum, false, &cache);
     PG_RETURN_DATUM(typed_value(release, cache->parameters.value_type, false));
 }
 
 Datum pgdp_mean_final(PG_FUNCTION_ARGS) {
-    (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Mean);
-    const ClampedState* state = final_state(fcinfo);
-    pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    Release release{};
-    PGDP_GUARDED(release = release_mean(*cache, *state, random));
+    FinalCache* cache = nullptr;
+    const Release release = final_release(fcinfo, AggregateKind::Mean, false, &cache);
     PG_RETURN_DATUM(typed_value(release, cache->parameters.value_type, true));
 }
 
 Datum pgdp_count_final(PG_FUNCTION_ARGS) {
-    (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Count);
-    const int64 rows = final_state(fcinfo)->rows;
-    pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    Release release{};
-    PGDP_GUARDED(release = release_count(*cache, rows, random));
+    FinalCache* cache = nullptr;
+    const Release release = final_release(fcinfo, AggregateKind::Count, false, &cache);
     PG_RETURN_INT64(static_cast<int64>(release.value));
 }
 
 Datum pgdp_sum_ci_final(PG_FUNCTION_ARGS) {
-    (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Sum, true);
-    const ClampedState* state = final_state(fcinfo);
-    pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    Release release{};
-    PGDP_GUARDED(release = release_sum(*cache, *state, random));
+    FinalCache* cache = nullptr;
+    const Release release = final_release(fcinfo, AggregateKind::Sum, true, &cache);
     PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->value_plan.mechanism));
 }
 
 Datum pgdp_mean_ci_final(PG_FUNCTION_ARGS) {
-    (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Mean, true);
-    const ClampedState* state = final_state(fcinfo);
-    pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    Release release{};
-    PGDP_GUARDED(release = release_mean(*cache, *state, random));
+    FinalCache* cache = nullptr;
+    const Release release = final_release(fcinfo, AggregateKind::Mean, true, &cache);
     PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->value_plan.mechanism));
 }
 
 Datum pgdp_count_ci_final(PG_FUNCTION_ARGS) {
-    (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, AggregateKind::Count, true);
-    const int64 rows = final_state(fcinfo)->rows;
-    pgdp::RandomSource& random = pgdp::pg::release_random_source();
-    Release release{};
-    PGDP_GUARDED(release = release_count(*cache, rows, random));
+    FinalCache* cache = nullptr;
+    const Release release = final_release(fcinfo, AggregateKind::Count, true, &cache);
     PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->count_plan.mechanism));
 }
 
