@@ -3,10 +3,14 @@
 // no quoting; empty fields are allowed. Paths are relative to test/ (make unittest runs there).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -90,5 +94,25 @@ inline long double relative_error(long double got, long double want) {
     if (want == 0) return diff;
     return diff / (want < 0 ? -want : want);
 }
+
+// A long double with 21 significant digits, for failure messages.
+inline std::string fmt(long double v) {
+    std::ostringstream s;
+    s << std::setprecision(21) << v;
+    return s.str();
+}
+
+// Reports the first 15 failures of a sweep (the rest are only counted), so that a broken formula
+// does not flood the output.
+class FailureLog {
+public:
+    void fail(const std::string& what) {
+        if (count_++ < 15) ADD_FAILURE() << what;
+    }
+    int count() const { return count_; }
+
+private:
+    int count_ = 0;
+};
 
 }  // namespace pgdp_test

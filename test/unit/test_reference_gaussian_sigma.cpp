@@ -21,23 +21,8 @@ namespace {
 using pgdp_test::ReferenceCsv;
 using pgdp_test::relative_error;
 
-// Prints the first few failures in full, then only counts them.
-class FailureLog {
-public:
-    void fail(const std::string& what) {
-        if (count_++ < 15) ADD_FAILURE() << what;
-    }
-    int count() const { return count_; }
-
-private:
-    int count_ = 0;
-};
-
-std::string fmt(long double v) {
-    std::ostringstream s;
-    s << std::setprecision(21) << v;
-    return s.str();
-}
+using pgdp_test::FailureLog;
+using pgdp_test::fmt;
 
 struct Worst {
     long double err = 0;

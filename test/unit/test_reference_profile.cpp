@@ -18,22 +18,8 @@ namespace {
 using pgdp_test::ReferenceCsv;
 using pgdp_test::relative_error;
 
-std::string fmt(long double v) {
-    std::ostringstream s;
-    s << std::setprecision(21) << v;
-    return s.str();
-}
-
-class FailureLog {
-public:
-    void fail(const std::string& what) {
-        if (count_++ < 15) ADD_FAILURE() << what;
-    }
-    int count() const { return count_; }
-
-private:
-    int count_ = 0;
-};
+using pgdp_test::fmt;
+using pgdp_test::FailureLog;
 
 }  // namespace
 
