@@ -5,8 +5,9 @@
 //
 // Two layers:
 //   * the standalone samplers (gaussian_noise, laplace_noise, tlap_noise in SQL) return g * Z;
-//   * the grid-level API lets an aggregate round its exact value to the grid g, add integer noise
-//     Z in grid units, and convert once at the end (grid_to_double).
+//   * the grid-level API (used by release_plan.hpp) gives the integer noise Z in grid units; the
+//     aggregates round their exact 128-bit total to the grid, add Z and convert once at the end
+//     (clamped_sum.hpp, grid_units_to_double).
 #pragma once
 
 #include <cstdint>
@@ -41,8 +42,8 @@ double laplace_granularity(double scale, double min_granularity = 0.0);
 std::uint64_t sensitivity_in_grid_units(double sensitivity, double granularity,
                                         bool on_grid = false);
 
-// g * z as a double; throws std::overflow_error unless |z| < 2^53 and g * z is exactly
-// representable (it always is for |z| < 2^53 and a normal power-of-two g without overflow).
+// g * z as a double for the standalone samplers, whose result must be exact; throws
+// std::overflow_error unless |z| < 2^53 and g * z is exactly representable (it always is for |z| < 2^53 and a normal power-of-two g without overflow).
 double grid_to_double(std::int64_t z, double granularity);
 
 // ---- Laplace ---------------------------------------------------------------------------------
