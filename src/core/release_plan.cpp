@@ -1,6 +1,8 @@
 #include "core/cpp_only.hpp"
 #include "core/release_plan.hpp"
 
+#include "core/budget_accounting.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -91,13 +93,18 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
     if (mechanism == Mechanism::Auto) mechanism = resolve_auto(epsilon, delta, sensitivity);
 
     ReleasePlan plan{};
+    plan.epsilon = epsilon;
+    plan.delta = mechanism == Mechanism::Laplace ? 0.0 : delta;
+    // The noise is calibrated one ulp below the arguments: the budget ledger charges the shortest
+    // decimals that round-trip to them, which lie above (budget_accounting.hpp), so exact decimal
+    // sums of the charges bound the true composition.
+    epsilon = calibration_below(epsilon);
+    delta = calibration_below(delta);
     // An integer value is a multiple of every power-of-two grid g <= 1: no rounding to charge.
     auto grid_sensitivity = [&](double granularity) {
         return sensitivity_in_grid_units(sensitivity, granularity, value_is_integer && granularity <= 1.0);
     };
     plan.mechanism = mechanism;
-    plan.epsilon = epsilon;
-    plan.delta = mechanism == Mechanism::Laplace ? 0.0 : delta;
     plan.sensitivity = sensitivity;
     switch (mechanism) {
         case Mechanism::Gaussian: {

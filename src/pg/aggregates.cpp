@@ -27,12 +27,19 @@ extern "C" {
 #include "core/clamped_sum.hpp"
 #include "core/release_plan.hpp"
 #include "core/validate.hpp"
+#include "pg/aggregate_call.hpp"
 #include "pg/cpp_boundary.hpp"
+#include "pg/release_charge.hpp"
 #include "pg/strong_random.hpp"
 
 namespace {
 
-enum class AggregateKind { Sum, Mean, Count };
+using pgdp::pg::AggregateKind;
+using pgdp::pg::ArgumentContext;
+using pgdp::pg::Parameters;
+using pgdp::pg::build_plans;
+using pgdp::pg::is_integer_type;
+using pgdp::pg::read_parameters;
 
 // The running state: rows seen (non-NULL, non-NaN values; every row for dp_count) and the total of
 // clamped values in units of 2^unit_exponent.
@@ -59,144 +66,35 @@ static_assert(alignof(ClampedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
 constexpr uint8 kStateFormatVersion = 1;
 constexpr int kSerializedStateSize = 1 + 8 + 16;
 
-// The query's constant parameters, read and validated once per aggregate call site
-// (flinfo->fn_extra, in fn_mcxt).
-struct Parameters {
-    double lower;
-    double upper;
-    double epsilon;
-    double delta;
-    pgdp::Mechanism mechanism;
-    Oid value_type;
-    int unit_exponent;
-    double alpha;  // the *_ci aggregates: P(noise outside the interval) <= alpha; else 0
-};
-
 // The release plans of a final function call site, built once and destroyed with fn_mcxt.
 struct FinalCache {  // over-aligned (Boost rationals): see allocate_final_cache
     Parameters parameters;
     bool planned;
+    bool charged;            // require_charge passed for this call site
+    int plain_final_calls;   // final calls of a plain (ungrouped) aggregate
     pgdp::ReleasePlan value_plan;  // the (centred) sum
     pgdp::ReleasePlan count_plan;  // dp_mean and dp_count
 };
 
-int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 0 : 1; }
-
-[[noreturn]] void refuse_varying(const char* name) {
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("%s must be a constant or a query parameter", name),
-                    errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
-                            "use a literal or a bind parameter such as $1, not a column.")));
-}
-
-// True if the expression may differ between rows or depend on the data: a column, an aggregate,
-// a subquery (an uncorrelated subquery such as (SELECT max(x) FROM t) would make a bound or
-// epsilon depend on the data), or a parameter other than a bind parameter ($1).
-bool depends_on_data(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Var) || IsA(node, Aggref) || IsA(node, SubLink) || IsA(node, SubPlan) ||
-        IsA(node, AlternativeSubPlan) || IsA(node, WindowFunc)) {
-        return true;
-    }
-    if (IsA(node, Param) && castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
-    // expression_tree_walker takes an old-style bool (*)(); casting through void (*)() is the
-    // sanctioned way to silence -Wcast-function-type.
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(depends_on_data)), context);
-}
-
-// Evaluates the index-th argument expression of the aggregate call, which must not depend on
-// the row (no Var, no aggregate, nothing volatile).
-Datum constant_argument(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name, bool* is_null) {
-    if (index >= list_length(aggref->args)) refuse_varying(name);
-    TargetEntry* entry = list_nth_node(TargetEntry, aggref->args, index);
-    Expr* expression = entry->expr;
-    if (IsA(expression, Const)) {
-        *is_null = castNode(Const, expression)->constisnull;
-        return castNode(Const, expression)->constvalue;
-    }
-    if (depends_on_data((Node*)expression, nullptr) || contain_volatile_functions((Node*)expression) ||
-        !IsA(fcinfo->context, AggState)) {
-        refuse_varying(name);
-    }
-    AggState* aggstate = (AggState*)fcinfo->context;
-    ExprContext* econtext = aggstate->ss.ps.ps_ExprContext;
-    ExprState* state = ExecInitExpr(expression, &aggstate->ss.ps);
-    return ExecEvalExprSwitchContext(state, econtext, is_null);
-}
-
-// In a Finalize Aggregate (parallel plans) the call's argument is a reference to the partial
-// aggregate's output; follow it down the plan (Gather, Sort, ... pass columns through) to the
-// partial Aggref, which carries the original arguments.
+// In a Finalize Aggregate (parallel plans) the call's arguments are those of the partial
+// aggregate further down the plan (aggregate_call.hpp, partial_origin).
 Aggref* original_aggref(FunctionCallInfo fcinfo, Aggref* aggref) {
-    if (aggref == nullptr || !DO_AGGSPLIT_COMBINE(aggref->aggsplit) || !IsA(fcinfo->context, AggState)) {
-        return aggref;
-    }
-    const Plan* plan = outerPlan(castNode(AggState, fcinfo->context)->ss.ps.plan);
-    Expr* expression = linitial_node(TargetEntry, aggref->args)->expr;
-    for (int depth = 0; depth < 64 && plan != nullptr; ++depth) {
-        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
-        if (!IsA(expression, Var) || castNode(Var, expression)->varattno < 1 ||
-            castNode(Var, expression)->varattno > list_length(plan->targetlist)) {
-            break;
-        }
-        expression = list_nth_node(TargetEntry, plan->targetlist, castNode(Var, expression)->varattno - 1)->expr;
-        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
-        plan = outerPlan(plan);
-    }
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("pgdp could not find the arguments of a parallel aggregate"),
-                    errhint("SET max_parallel_workers_per_gather = 0 and report this plan.")));
-}
-
-double float8_parameter(FunctionCallInfo fcinfo, Aggref* aggref, int index, const char* name) {
-    bool is_null = false;
-    const Datum value = constant_argument(fcinfo, aggref, index, name, &is_null);
-    if (is_null) {
-        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
-                        errhint("Pass a number for %s.", name)));
-    }
-    return DatumGetFloat8(value);
+    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) return aggref;
+    return pgdp::pg::partial_origin(castNode(AggState, fcinfo->context)->ss.ps.plan, aggref);
 }
 
 // Reads, validates and caches the call's parameters (first call of this call site).
 Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval = false) {
     if (fcinfo->flinfo->fn_extra != nullptr) return static_cast<Parameters*>(fcinfo->flinfo->fn_extra);
     Aggref* aggref = original_aggref(fcinfo, AggGetAggref(fcinfo));
-    if (aggref == nullptr) {
+    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) {
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("pgdp aggregates cannot be used as window functions"),
                         errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
     }
-    // The *_ci forms take alpha as their last argument.
-    const int nargs = list_length(aggref->args) - (with_interval ? 1 : 0);
-    const int first = first_parameter(kind);
-    Parameters parameters{};
-    if (with_interval) parameters.alpha = float8_parameter(fcinfo, aggref, nargs, "alpha");
-    parameters.value_type = kind == AggregateKind::Count ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
-    if (kind != AggregateKind::Count) {
-        parameters.lower = float8_parameter(fcinfo, aggref, 1, "lower");
-        parameters.upper = float8_parameter(fcinfo, aggref, 2, "upper");
-    }
-    parameters.epsilon = float8_parameter(fcinfo, aggref, first + (kind == AggregateKind::Count ? 0 : 2), "epsilon");
-    const int delta_index = first + (kind == AggregateKind::Count ? 1 : 3);
-    const int mechanism_index = delta_index + 1;
-    parameters.delta = nargs > delta_index ? float8_parameter(fcinfo, aggref, delta_index, "delta") : 0.0;
-    const char* mechanism_name = nargs > delta_index ? "auto" : "laplace";
-    if (nargs > mechanism_index) {
-        bool is_null = false;
-        const Datum name_datum = constant_argument(fcinfo, aggref, mechanism_index, "mechanism", &is_null);
-        if (is_null) {
-            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("mechanism must not be NULL"),
-                            errhint("Pass 'gaussian', 'tlap', 'laplace' or 'auto'.")));
-        }
-        mechanism_name = TextDatumGetCString(name_datum);
-    }
-    PGDP_GUARDED(parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
-                 pgdp::check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
-                 if (with_interval) pgdp::require_alpha(parameters.alpha);
-                 if (kind != AggregateKind::Count) {
-                     parameters.unit_exponent = pgdp::sum_unit_exponent(parameters.lower, parameters.upper);
-                 });
+    AggState* aggstate = castNode(AggState, fcinfo->context);
+    const ArgumentContext context{aggstate->ss.ps.ps_ExprContext, &aggstate->ss.ps, nullptr};
+    const Parameters parameters = read_parameters(aggref, kind, with_interval, context);
     auto* cached = static_cast<Parameters*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Parameters)));
     *cached = parameters;
     fcinfo->flinfo->fn_extra = cached;
@@ -247,8 +145,6 @@ double value_as_double(FunctionCallInfo fcinfo, Oid type) {
     }
 }
 
-bool is_integer_type(Oid type) { return type == INT2OID || type == INT4OID || type == INT8OID; }
-
 void destroy_final_cache(void* argument) {
     auto* cache = static_cast<FinalCache*>(argument);
     if (cache->planned) {
@@ -281,36 +177,9 @@ FinalCache* final_cache_of(FunctionCallInfo fcinfo, AggregateKind kind, bool wit
 // Builds the plans of this call site (once). Runs inside the barrier.
 void plan_releases(FinalCache& cache, AggregateKind kind) {
     if (cache.planned) return;
-    const Parameters& p = cache.parameters;
-    const bool integer_values = is_integer_type(p.value_type) && std::floor(p.lower) == p.lower &&
-                                std::floor(p.upper) == p.upper;
     pgdp::ReleasePlan value_plan{};
     pgdp::ReleasePlan count_plan{};
-    switch (kind) {
-        case AggregateKind::Sum:
-            // Add/remove one row moves the sum by at most max(|lower|, |upper|) (docs/privacy.md).
-            // The grid is never finer than the accumulation unit, so rounding the total to it is a
-            // right shift that cannot overflow, whatever epsilon.
-            value_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism,
-                                            pgdp::clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
-                                            std::fmax(integer_values ? 1.0 : 0.0, std::ldexp(1.0, p.unit_exponent)),
-                                            integer_values);
-            break;
-        case AggregateKind::Mean: {
-            // Half the budget each for the sum of (value - midpoint), sensitivity (upper-lower)/2,
-            // and the count, sensitivity 1 (basic composition; docs/privacy.md for the split).
-            const double half_range = (p.upper - p.lower) / 2.0;
-            const double centred_sensitivity =
-                half_range > 0.0 ? half_range + std::ldexp(1.0, p.unit_exponent) : std::ldexp(1.0, p.unit_exponent);
-            value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
-                                            std::ldexp(1.0, p.unit_exponent - 1), false);
-            count_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, 1.0, 1.0, true);
-            break;
-        }
-        case AggregateKind::Count:
-            count_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism, 1.0, 1.0, true);
-            break;
-    }
+    build_plans(cache.parameters, kind, value_plan, count_plan);
     new (&cache.value_plan) pgdp::ReleasePlan(std::move(value_plan));
     new (&cache.count_plan) pgdp::ReleasePlan(std::move(count_plan));
     cache.planned = true;
@@ -477,6 +346,19 @@ Datum typed_value(const Release& release, Oid type, bool is_mean) {
 Release final_release(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval, FinalCache** cache_out) {
     (void)aggregate_context(fcinfo);
     FinalCache* cache = final_cache_of(fcinfo, kind, with_interval);
+    if (!cache->charged) {
+        // Released only under a charge of this query (release_charge.hpp), once per call site.
+        pgdp::pg::require_charge(AggGetAggref(fcinfo), cache->parameters);
+        cache->charged = true;
+    }
+    // A plain aggregate has one group: a second final call means the executor computed it again
+    // (a rescan), which would be a second release of one charge.
+    if (castNode(Agg, castNode(AggState, fcinfo->context)->ss.ps.plan)->aggstrategy == AGG_PLAIN &&
+        ++cache->plain_final_calls > castNode(AggState, fcinfo->context)->maxsets) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("a pgdp aggregate was evaluated twice for one charge"),
+                        errhint("Compute the release once, e.g. in a MATERIALIZED CTE.")));
+    }
     const ClampedState* state = final_state(fcinfo);
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     Release release{};

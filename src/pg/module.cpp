@@ -1,6 +1,13 @@
 // Entry point of the pgdp shared library.
 #include "pg/postgres_headers.hpp"
 
+extern "C" {
+#include "miscadmin.h"
+#include "utils/guc.h"
+}
+
+#include "pg/ledger_channel.hpp"
+#include "pg/release_charge.hpp"
 #include "pg/strong_random.hpp"
 
 extern "C" {
@@ -11,7 +18,16 @@ PGDLLEXPORT void _PG_init(void);
 
 void _PG_init(void) {
     pgdp::pg::define_random_settings();
+    DefineCustomIntVariable("pgdp.charge_timeout",
+                            "How long a query waits for the ledger worker to commit its charge (ms).",
+                            "A query whose charge is not committed in time fails and releases nothing.",
+                            &pgdp::pg::charge_timeout_ms, 10000, 100, 600000, PGC_USERSET, GUC_UNIT_MS, nullptr,
+                            nullptr, nullptr);
     MarkGUCPrefixReserved("pgdp");
+    // Releases are charged only when the library is preloaded (the ledger needs shared memory and
+    // background workers); otherwise the hook refuses them (fail closed).
+    if (process_shared_preload_libraries_in_progress) pgdp::pg::request_ledger_shared_memory();
+    pgdp::pg::install_charge_hook();
 }
 
 }

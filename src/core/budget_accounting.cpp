@@ -1,0 +1,54 @@
+#include "core/cpp_only.hpp"
+#include "core/budget_accounting.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/gaussian_profile.hpp"
+
+namespace pgdp {
+
+std::string shortest_decimal(double x) {
+    if (!std::isfinite(x)) throw std::invalid_argument("shortest_decimal: not a finite number");
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
+    if (result.ec != std::errc()) throw std::runtime_error("shortest_decimal: conversion failed");
+    return std::string(buffer, result.ptr);
+}
+
+double calibration_below(double x) { return x > 0.0 ? std::nextafter(x, 0.0) : x; }
+
+double add_rounded_up(double a, double b) {
+    return std::nextafter(a + b, std::numeric_limits<double>::infinity());
+}
+
+double gaussian_mu2_upper(std::uint64_t sensitivity_int, const Rational& sigma2_int) {
+    // sigma2 rounded down, the ratio rounded up: each step moves toward a larger mu^2.
+    const double sigma2 = std::nextafter(std::nextafter(static_cast<double>(sigma2_int), 0.0), 0.0);
+    if (!(sigma2 >= kMinGaussianPartSigma * kMinGaussianPartSigma)) return 0.0;
+    const double d = static_cast<double>(sensitivity_int);  // exact below 2^53
+    const double inf = std::numeric_limits<double>::infinity();
+    return std::nextafter(std::nextafter(d * d, inf) / sigma2, inf);
+}
+
+bool gaussian_part_fits(double mu2, double epsilon_room, double delta_room) {
+    if (mu2 <= 0.0) return true;  // no Gaussian part: the basic part is checked exactly (numeric)
+    if (!(epsilon_room >= 0.0) || !(delta_room > 0.0) || !std::isfinite(mu2)) return false;
+    // The profile of a Gaussian with sensitivity mu and sigma 1 (002 Lemma 15: the composition
+    // of Gaussians with ratios mu_i is the Gaussian with mu = sqrt(sum mu_i^2)).
+    const double mu = std::nextafter(std::sqrt(mu2), std::numeric_limits<double>::infinity());
+    const double epsilon = epsilon_room * (1.0 - 1e-9);
+    return gaussian_delta(1.0 / mu, epsilon, 1.0) <= delta_room * (1.0 - 1e-9);
+}
+
+double gaussian_part_epsilon(double mu2, double delta_room) {
+    if (mu2 <= 0.0) return 0.0;
+    if (!(delta_room > 0.0) || !std::isfinite(mu2)) return std::numeric_limits<double>::infinity();
+    const double mu = std::nextafter(std::sqrt(mu2), std::numeric_limits<double>::infinity());
+    // gaussian_epsilon is never below the true value; the division undoes the fits() margin.
+    return gaussian_epsilon(1.0 / mu, delta_room * (1.0 - 1e-9), 1.0) / (1.0 - 1e-9);
+}
+
+}  // namespace pgdp

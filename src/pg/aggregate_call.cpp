@@ -1,0 +1,230 @@
+#include "pg/aggregate_call.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/syscache.h"
+}
+
+#include <cmath>
+#include <cstring>
+
+#include "core/clamped_sum.hpp"
+#include "core/validate.hpp"
+#include "pg/cpp_boundary.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 0 : 1; }
+
+[[noreturn]] void refuse_varying(const char* name) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("%s must be a constant or a query parameter", name),
+                    errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
+                            "use a literal or a bind parameter such as $1, not a column.")));
+}
+
+// True if the expression may differ between rows or depend on the data: a column, an aggregate,
+// a subquery (an uncorrelated subquery such as (SELECT max(x) FROM t) would make a bound or
+// epsilon depend on the data), or a parameter other than a bind parameter ($1).
+bool depends_on_data(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Var) || IsA(node, Aggref) || IsA(node, SubLink) || IsA(node, SubPlan) ||
+        IsA(node, AlternativeSubPlan) || IsA(node, WindowFunc)) {
+        return true;
+    }
+    if (IsA(node, Param) && castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
+    // expression_tree_walker takes an old-style bool (*)(); casting through void (*)() is the
+    // sanctioned way to silence -Wcast-function-type.
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(depends_on_data)), context);
+}
+
+// Evaluates the index-th argument expression of the call, which must not depend on the row.
+Datum constant_argument(Aggref* aggref, int index, const char* name, const ArgumentContext& context, bool* is_null) {
+    if (index >= list_length(aggref->args)) refuse_varying(name);
+    Expr* expression = list_nth_node(TargetEntry, aggref->args, index)->expr;
+    if (IsA(expression, Const)) {
+        *is_null = castNode(Const, expression)->constisnull;
+        return castNode(Const, expression)->constvalue;
+    }
+    if (depends_on_data((Node*)expression, nullptr) || contain_volatile_functions((Node*)expression)) {
+        refuse_varying(name);
+    }
+    ExprState* state = context.parent != nullptr ? ExecInitExpr(expression, context.parent)
+                                                 : ExecInitExprWithParams(expression, context.params);
+    return ExecEvalExprSwitchContext(state, context.econtext, is_null);
+}
+
+double float8_parameter(Aggref* aggref, int index, const char* name, const ArgumentContext& context) {
+    bool is_null = false;
+    const Datum value = constant_argument(aggref, index, name, context, &is_null);
+    if (is_null) {
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
+                        errhint("Pass a number for %s.", name)));
+    }
+    return DatumGetFloat8(value);
+}
+
+struct IdentityEntry {
+    Oid aggfnoid;  // hash key
+    AggregateIdentity identity;
+};
+HTAB* identities = nullptr;
+
+AggregateIdentity lookup_identity(Oid aggfnoid) {
+    AggregateIdentity identity{false, AggregateKind::Count, false, ""};
+    HeapTuple aggregate = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggfnoid));
+    if (!HeapTupleIsValid(aggregate)) return identity;
+    const Oid final_function = ((Form_pg_aggregate)GETSTRUCT(aggregate))->aggfinalfn;
+    ReleaseSysCache(aggregate);
+    if (!OidIsValid(final_function)) return identity;
+    HeapTuple procedure = SearchSysCache1(PROCOID, ObjectIdGetDatum(final_function));
+    if (!HeapTupleIsValid(procedure)) return identity;
+    bool source_null = true;
+    bool binary_null = true;
+    const Datum source = SysCacheGetAttr(PROCOID, procedure, Anum_pg_proc_prosrc, &source_null);
+    const Datum binary = SysCacheGetAttr(PROCOID, procedure, Anum_pg_proc_probin, &binary_null);
+    const bool is_c = ((Form_pg_proc)GETSTRUCT(procedure))->prolang == ClanguageId;
+    if (is_c && !source_null && !binary_null) {
+        char* symbol = TextDatumGetCString(source);
+        char* library = TextDatumGetCString(binary);
+        const char* base = std::strrchr(library, '/');
+        base = base != nullptr ? base + 1 : library;
+        if (std::strncmp(base, "pgdp", 4) == 0 && (base[4] == '\0' || base[4] == '.')) {
+            static const struct {
+                const char* symbol;
+                AggregateKind kind;
+                bool with_interval;
+                const char* name;
+            } known[] = {{"pgdp_sum_final", AggregateKind::Sum, false, "dp_sum"},
+                         {"pgdp_mean_final", AggregateKind::Mean, false, "dp_mean"},
+                         {"pgdp_count_final", AggregateKind::Count, false, "dp_count"},
+                         {"pgdp_sum_ci_final", AggregateKind::Sum, true, "dp_sum_ci"},
+                         {"pgdp_mean_ci_final", AggregateKind::Mean, true, "dp_mean_ci"},
+                         {"pgdp_count_ci_final", AggregateKind::Count, true, "dp_count_ci"}};
+            for (const auto& k : known) {
+                if (std::strcmp(symbol, k.symbol) == 0) identity = {true, k.kind, k.with_interval, k.name};
+            }
+        }
+        pfree(symbol);
+        pfree(library);
+    }
+    ReleaseSysCache(procedure);
+    return identity;
+}
+
+}  // namespace
+
+AggregateIdentity identify_aggregate(Oid aggfnoid) {
+    if (identities == nullptr) {
+        HASHCTL control{};
+        control.keysize = sizeof(Oid);
+        control.entrysize = sizeof(IdentityEntry);
+        identities = hash_create("pgdp aggregate identities", 64, &control, HASH_ELEM | HASH_BLOBS);
+    }
+    bool found = false;
+    auto* entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_FIND, &found));
+    if (found) return entry->identity;
+    const AggregateIdentity identity = lookup_identity(aggfnoid);
+    entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_ENTER, &found));
+    entry->identity = identity;
+    return identity;
+}
+
+Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
+    if (aggref == nullptr || !DO_AGGSPLIT_COMBINE(aggref->aggsplit)) return aggref;
+    const Plan* plan = agg_plan != nullptr ? outerPlan(agg_plan) : nullptr;
+    Expr* expression = linitial_node(TargetEntry, aggref->args)->expr;
+    for (int depth = 0; depth < 64 && plan != nullptr; ++depth) {
+        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
+        if (!IsA(expression, Var) || castNode(Var, expression)->varattno < 1 ||
+            castNode(Var, expression)->varattno > list_length(plan->targetlist)) {
+            break;
+        }
+        expression = list_nth_node(TargetEntry, plan->targetlist, castNode(Var, expression)->varattno - 1)->expr;
+        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
+        plan = outerPlan(plan);
+    }
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("pgdp could not find the arguments of a parallel aggregate"),
+                    errhint("SET max_parallel_workers_per_gather = 0 and report this plan.")));
+}
+
+bool is_integer_type(Oid type) { return type == INT2OID || type == INT4OID || type == INT8OID; }
+
+Parameters read_parameters(Aggref* aggref, AggregateKind kind, bool with_interval, const ArgumentContext& context) {
+    // The *_ci forms take alpha as their last argument.
+    const int nargs = list_length(aggref->args) - (with_interval ? 1 : 0);
+    const int first = first_parameter(kind);
+    Parameters parameters{};
+    if (with_interval) parameters.alpha = float8_parameter(aggref, nargs, "alpha", context);
+    parameters.value_type =
+        kind == AggregateKind::Count ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
+    if (kind != AggregateKind::Count) {
+        parameters.lower = float8_parameter(aggref, 1, "lower", context);
+        parameters.upper = float8_parameter(aggref, 2, "upper", context);
+    }
+    parameters.epsilon = float8_parameter(aggref, first + (kind == AggregateKind::Count ? 0 : 2), "epsilon", context);
+    const int delta_index = first + (kind == AggregateKind::Count ? 1 : 3);
+    const int mechanism_index = delta_index + 1;
+    parameters.delta = nargs > delta_index ? float8_parameter(aggref, delta_index, "delta", context) : 0.0;
+    const char* mechanism_name = nargs > delta_index ? "auto" : "laplace";
+    if (nargs > mechanism_index) {
+        bool is_null = false;
+        const Datum name_datum = constant_argument(aggref, mechanism_index, "mechanism", context, &is_null);
+        if (is_null) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("mechanism must not be NULL"),
+                            errhint("Pass 'gaussian', 'tlap', 'laplace' or 'auto'.")));
+        }
+        mechanism_name = TextDatumGetCString(name_datum);
+    }
+    PGDP_GUARDED(parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
+                 pgdp::check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
+                 if (with_interval) pgdp::require_alpha(parameters.alpha);
+                 if (kind != AggregateKind::Count) {
+                     parameters.unit_exponent = pgdp::sum_unit_exponent(parameters.lower, parameters.upper);
+                 });
+    return parameters;
+}
+
+void build_plans(const Parameters& p, AggregateKind kind, pgdp::ReleasePlan& value_plan,
+                 pgdp::ReleasePlan& count_plan) {
+    const bool integer_values = is_integer_type(p.value_type) && std::floor(p.lower) == p.lower &&
+                                std::floor(p.upper) == p.upper;
+    switch (kind) {
+        case AggregateKind::Sum:
+            // Add/remove one row moves the sum by at most max(|lower|, |upper|) (docs/privacy.md).
+            // The grid is never finer than the accumulation unit, so rounding the total to it is a
+            // right shift that cannot overflow, whatever epsilon.
+            value_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism,
+                                            pgdp::clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
+                                            std::fmax(integer_values ? 1.0 : 0.0, std::ldexp(1.0, p.unit_exponent)),
+                                            integer_values);
+            break;
+        case AggregateKind::Mean: {
+            // Half the budget each for the sum of (value - midpoint), sensitivity (upper-lower)/2,
+            // and the count, sensitivity 1 (basic composition; docs/privacy.md for the split).
+            const double half_range = (p.upper - p.lower) / 2.0;
+            const double centred_sensitivity =
+                half_range > 0.0 ? half_range + std::ldexp(1.0, p.unit_exponent) : std::ldexp(1.0, p.unit_exponent);
+            value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
+                                            std::ldexp(1.0, p.unit_exponent - 1), false);
+            count_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, 1.0, 1.0, true);
+            break;
+        }
+        case AggregateKind::Count:
+            count_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism, 1.0, 1.0, true);
+            break;
+    }
+}
+
+}  // namespace pgdp::pg

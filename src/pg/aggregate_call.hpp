@@ -1,0 +1,67 @@
+// One call of a pgdp aggregate (dp_sum, dp_mean, dp_count and the *_ci forms) as written in a
+// query: its kind, its constant privacy parameters read from the Aggref's argument expressions,
+// and the release plans they determine. Shared by the aggregates' support functions and by the
+// ExecutorStart hook that charges the releases before the query runs (release_charge.cpp).
+#pragma once
+
+#include "pg/postgres_headers.hpp"
+
+extern "C" {
+#include "nodes/execnodes.h"
+#include "nodes/plannodes.h"
+#include "nodes/primnodes.h"
+}
+
+#include "core/release_plan.hpp"
+
+namespace pgdp::pg {
+
+enum class AggregateKind { Sum, Mean, Count };
+
+// The call's constant parameters, validated.
+struct Parameters {
+    double lower;
+    double upper;
+    double epsilon;
+    double delta;
+    pgdp::Mechanism mechanism;  // as requested (may be Auto)
+    Oid value_type;
+    int unit_exponent;
+    double alpha;  // the *_ci aggregates: P(noise outside the interval) <= alpha; else 0
+};
+
+// Where the argument expressions are evaluated: inside a running aggregate (parent = the AggState,
+// its ExprContext) or before execution (parent = nullptr, bind parameters from params).
+struct ArgumentContext {
+    ExprContext* econtext;
+    PlanState* parent;
+    ParamListInfo params;
+};
+
+// Reads and validates the parameters of the call (ereport on a varying or invalid argument).
+Parameters read_parameters(Aggref* aggref, AggregateKind kind, bool with_interval, const ArgumentContext& context);
+
+bool is_integer_type(Oid type);
+
+// The release plans of a call: the (centred) sum and the count (dp_mean has both). Throws on
+// invalid parameters: run inside the exception barrier.
+void build_plans(const Parameters& p, AggregateKind kind, pgdp::ReleasePlan& value_plan,
+                 pgdp::ReleasePlan& count_plan);
+
+// In a Finalize Aggregate (parallel plans) the call's argument is a reference to the partial
+// aggregate's output; follows it down the plan from agg_plan (Gather, Sort, ... pass columns
+// through) to the partial Aggref, which carries the original arguments. Returns aggref itself
+// when it is not a combining call; ereports if the partial aggregate cannot be found.
+Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref);
+
+// What a pgdp aggregate is, identified by its final function (C symbol in the pgdp library).
+struct AggregateIdentity {
+    bool is_pgdp;
+    AggregateKind kind;
+    bool with_interval;
+    const char* name;  // "dp_sum", "dp_mean_ci", ... (static storage)
+};
+// Looked up once per aggregate OID per backend (pg_aggregate -> final function -> pg_proc).
+AggregateIdentity identify_aggregate(Oid aggfnoid);
+
+}  // namespace pgdp::pg

@@ -1,0 +1,418 @@
+// The ledger worker of one database: takes pending charge requests, checks and records them in
+// a transaction of its own that commits with synchronous_commit = on, and only then answers the
+// waiting backends. Requests taken together are checked one after the other (each sees the
+// previous ones' charges) and committed together (group commit). Started on demand by the first
+// backend of the database that needs a charge; exits after a few idle seconds (so that DROP
+// DATABASE is not held up).
+#include "pg/ledger_shared.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "executor/spi.h"
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/wait_event.h"
+}
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/budget_accounting.hpp"
+#include "core/release_plan.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+constexpr int kBatch = 32;
+constexpr long kIdleExitMs = 3000;
+
+struct Taken {
+    int slot;
+    RequestSlot request;  // copy
+};
+
+Oid my_database = InvalidOid;
+
+void unregister_worker(int, Datum) {
+    LedgerShared* shared = ledger_shared();
+    if (shared == nullptr) return;
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    for (auto& entry : shared->workers) {
+        if (entry.database == my_database && entry.pid == MyProcPid) entry.database = InvalidOid;
+    }
+    LWLockRelease(shared->lock);
+}
+
+// Registers this process as its database's worker; false if another one already is.
+bool register_worker() {
+    LedgerShared* shared = ledger_shared();
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    WorkerEntry* mine = nullptr;
+    WorkerEntry* free_entry = nullptr;
+    for (auto& entry : shared->workers) {
+        if (entry.database == my_database) mine = &entry;
+        if (entry.database == InvalidOid && free_entry == nullptr) free_entry = &entry;
+    }
+    if (mine != nullptr && mine->latch != nullptr && mine->pid != MyProcPid) {
+        LWLockRelease(shared->lock);
+        return false;
+    }
+    if (mine == nullptr) mine = free_entry;
+    if (mine == nullptr) {
+        LWLockRelease(shared->lock);
+        return false;
+    }
+    mine->database = my_database;
+    mine->pid = MyProcPid;
+    mine->latch = &MyProc->procLatch;
+    LWLockRelease(shared->lock);
+    return true;
+}
+
+// Takes up to kBatch pending requests of this database; with retire, and none pending, removes
+// this worker from the registry instead (under the same lock, so no request is missed).
+int take_pending(Taken* batch, bool retire, bool* retired) {
+    LedgerShared* shared = ledger_shared();
+    int taken = 0;
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    for (int i = 1; i < shared->slot_count && taken < kBatch; ++i) {
+        RequestSlot& slot = shared->slots[i];
+        if (slot.state != SlotState::Pending || slot.database != my_database) continue;
+        slot.state = SlotState::InProgress;
+        batch[taken].slot = i;
+        std::memcpy(&batch[taken].request, &slot, sizeof(RequestSlot));
+        ++taken;
+    }
+    if (taken == 0 && retire) {
+        for (auto& entry : shared->workers) {
+            if (entry.database == my_database && entry.pid == MyProcPid) entry.database = InvalidOid;
+        }
+        *retired = true;
+    }
+    LWLockRelease(shared->lock);
+    return taken;
+}
+
+void deliver(const Taken* batch, int count) {
+    LedgerShared* shared = ledger_shared();
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    for (int i = 0; i < count; ++i) {
+        RequestSlot& slot = shared->slots[batch[i].slot];
+        if (slot.state == SlotState::InProgress) {
+            slot.outcome = batch[i].request.outcome;
+            slot.state = SlotState::Done;
+            if (slot.requester != nullptr) SetLatch(slot.requester);
+        } else if (slot.state == SlotState::Abandoned) {
+            slot.state = SlotState::Idle;
+        }
+    }
+    LWLockRelease(shared->lock);
+}
+
+void set_outcome(ChargeOutcome& outcome, ChargeOutcome::Code code, const char* message, const char* detail,
+                 const char* hint) {
+    outcome.code = code;
+    snprintf(outcome.message, sizeof outcome.message, "%s", message);
+    snprintf(outcome.detail, sizeof outcome.detail, "%s", detail);
+    snprintf(outcome.hint, sizeof outcome.hint, "%s", hint);
+}
+
+// Kept SPI plans (prepared once per worker).
+SPIPlanPtr lock_budget = nullptr;
+SPIPlanPtr check_budget = nullptr;
+SPIPlanPtr spend_budget = nullptr;
+SPIPlanPtr record_release = nullptr;
+SPIPlanPtr next_charge_id = nullptr;
+
+SPIPlanPtr keep(const char* sql, int nargs, Oid* types) {
+    SPIPlanPtr plan = SPI_prepare(sql, nargs, types);
+    if (plan == nullptr) elog(ERROR, "pgdp ledger: SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+    if (SPI_keepplan(plan) != 0) elog(ERROR, "pgdp ledger: SPI_keepplan failed");
+    return plan;
+}
+
+void prepare_plans() {
+    if (record_release != nullptr) return;
+    Oid lock_types[] = {REGROLEOID};
+    lock_budget = keep("SELECT accounting FROM pgdp.budgets WHERE role = $1 FOR UPDATE", 1, lock_types);
+    Oid check_types[] = {REGROLEOID, TEXTARRAYOID, TEXTARRAYOID};
+    check_budget = keep(
+        "SELECT b.epsilon_spent + s.e <= b.epsilon_limit, b.delta_spent + s.d <= b.delta_limit, "
+        "       (b.epsilon_limit - b.epsilon_spent - s.e)::float8, (b.delta_limit - b.delta_spent - s.d)::float8, "
+        "       b.gaussian_mu2, s.e::text, s.d::text, b.epsilon_spent::text, b.delta_spent::text, "
+        "       b.epsilon_limit::text, b.delta_limit::text "
+        "FROM pgdp.budgets b, "
+        "     (SELECT (SELECT coalesce(sum(x::numeric), 0) FROM unnest($2) x) AS e, "
+        "             (SELECT coalesce(sum(x::numeric), 0) FROM unnest($3) x) AS d) s "
+        "WHERE b.role = $1",
+        3, check_types);
+    Oid spend_types[] = {REGROLEOID, TEXTOID, TEXTOID, FLOAT8OID, INT8OID};
+    spend_budget = keep(
+        "UPDATE pgdp.budgets SET epsilon_spent = epsilon_spent + $2::numeric, delta_spent = delta_spent + $3::numeric, "
+        "       gaussian_mu2 = $4, releases = releases + $5, updated_at = now() WHERE role = $1",
+        5, spend_types);
+    next_charge_id = keep("SELECT nextval('pgdp.charge_ids')", 0, nullptr);
+    Oid record_types[] = {REGROLEOID, INT8OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
+                          FLOAT8OID,  FLOAT8OID, FLOAT8OID, INT8OID, TEXTOID, INT4OID};
+    record_release = keep(
+        "INSERT INTO pgdp.ledger (role, charge_id, aggregate, mechanism, accounting, epsilon, delta, noise_scale, "
+        "                         sensitivity, gaussian_mu2, query_id, query_text, backend_pid) "
+        "VALUES ($1, $2, $3, $4, $5, $6::numeric, $7::numeric, $8, $9, $10, $11, $12, $13)",
+        13, record_types);
+}
+
+// PostgreSQL calls below may ereport (longjmp): no C++ object with a destructor lives in these
+// frames; decimals are written into plain buffers.
+struct Decimal {
+    char text[40];
+};
+
+Decimal decimal(double x) {
+    Decimal out{};
+    try {
+        const std::string shortest = pgdp::shortest_decimal(x);
+        snprintf(out.text, sizeof out.text, "%s", shortest.c_str());
+    } catch (...) {
+        snprintf(out.text, sizeof out.text, "NaN");  // not reached: the aggregates validate
+    }
+    return out;
+}
+
+Datum text_array(const Decimal* values, int count) {
+    Datum* elements = static_cast<Datum*>(palloc(sizeof(Datum) * (count > 0 ? count : 1)));
+    for (int i = 0; i < count; ++i) elements[i] = CStringGetTextDatum(values[i].text);
+    return PointerGetDatum(construct_array(elements, count, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+const char* column_text(int row, int column) {
+    const char* value = SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column);
+    return value != nullptr ? value : "";
+}
+
+double column_float8(int row, int column) {
+    bool is_null = false;
+    const Datum value = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column, &is_null);
+    return is_null ? 0.0 : DatumGetFloat8(value);
+}
+
+bool column_bool(int row, int column) {
+    bool is_null = false;
+    const Datum value = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column, &is_null);
+    return !is_null && DatumGetBool(value);
+}
+
+// Checks and records one request inside the batch's transaction.
+void charge(RequestSlot& request) {
+    ChargeOutcome& outcome = request.outcome;
+    const char* role_name = GetUserNameFromId(request.role, true);
+    const char* role = role_name != nullptr ? role_name : psprintf("%u", request.role);
+    Datum role_datum = ObjectIdGetDatum(request.role);
+    if (SPI_execute_plan(lock_budget, &role_datum, nullptr, false, 1) != SPI_OK_SELECT) {
+        elog(ERROR, "pgdp ledger: reading the budget failed");
+    }
+    if (SPI_processed == 0) {
+        set_outcome(outcome, ChargeOutcome::NoBudget, psprintf("role \"%s\" has no privacy budget", role),
+                    psprintf("Every release is charged to the session user, and \"%s\" has no row in pgdp.budgets; "
+                             "nothing was released or charged.", role),
+                    psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).", role));
+        return;
+    }
+    const bool gaussian_accounting = std::strcmp(column_text(0, 1), "gaussian") == 0;
+
+    // Basic part: decimals of the non-Gaussian-part releases; Gaussian part: their mu^2.
+    Decimal* epsilons = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    Decimal* deltas = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    int basic = 0;
+    double mu2_added = 0.0;
+    double requested_epsilon = 0.0;
+    double requested_delta = 0.0;
+    for (int i = 0; i < request.count; ++i) {
+        const ChargeItem& item = request.items[i];
+        requested_epsilon += item.epsilon;
+        requested_delta += item.delta;
+        if (gaussian_accounting && item.gaussian_mu2 > 0.0) {
+            mu2_added = pgdp::add_rounded_up(mu2_added, item.gaussian_mu2);
+        } else {
+            epsilons[basic] = decimal(item.epsilon);
+            deltas[basic] = decimal(item.delta);
+            ++basic;
+        }
+    }
+    Datum check_args[3] = {role_datum, text_array(epsilons, basic), text_array(deltas, basic)};
+    if (SPI_execute_plan(check_budget, check_args, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
+        elog(ERROR, "pgdp ledger: checking the budget failed");
+    }
+    const bool basic_fits = column_bool(0, 1) && column_bool(0, 2);
+    // Rooms converted to float8 (nearest) and moved one ulp down: never above the exact decimals.
+    const double epsilon_room = std::nextafter(column_float8(0, 3), -std::numeric_limits<double>::infinity());
+    const double delta_room = std::nextafter(column_float8(0, 4), -std::numeric_limits<double>::infinity());
+    const double mu2_before = column_float8(0, 5);
+    const char* basic_epsilon = column_text(0, 6);
+    const char* basic_delta = column_text(0, 7);
+    const double mu2_after = mu2_added > 0.0 ? pgdp::add_rounded_up(mu2_before, mu2_added) : mu2_before;
+    const bool fits = basic_fits && pgdp::gaussian_part_fits(mu2_after, epsilon_room, delta_room);
+    if (!fits) {
+        const char* gaussian =
+            mu2_after > 0.0 ? psprintf(", Gaussian releases composed to sensitivity/sigma %.6g", std::sqrt(mu2_after)) : "";
+        set_outcome(outcome, ChargeOutcome::Exhausted, psprintf("privacy budget of role \"%s\" is exhausted", role),
+                    psprintf("The query needs epsilon %s and delta %s (%d release%s); \"%s\" has spent epsilon %s and "
+                             "delta %s of its limits %s and %s (%s accounting%s). Nothing was released or charged.",
+                             decimal(requested_epsilon).text, decimal(requested_delta).text, request.count,
+                             request.count == 1 ? "" : "s", role, column_text(0, 8), column_text(0, 9),
+                             column_text(0, 10), column_text(0, 11), gaussian_accounting ? "gaussian" : "basic",
+                             gaussian),
+                    "A pgdp admin can raise it with pgdp.raise_budget(); otherwise spend less epsilon and delta per "
+                    "query.");
+        return;
+    }
+
+    Datum spend_args[5] = {role_datum, CStringGetTextDatum(basic_epsilon), CStringGetTextDatum(basic_delta),
+                           Float8GetDatum(mu2_after), Int64GetDatum(request.count)};
+    if (SPI_execute_plan(spend_budget, spend_args, nullptr, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) {
+        elog(ERROR, "pgdp ledger: updating the budget failed");
+    }
+    if (SPI_execute_plan(next_charge_id, nullptr, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
+        elog(ERROR, "pgdp ledger: no charge id");
+    }
+    bool is_null = false;
+    const int64 charge_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null));
+    // The query text as valid text in the database encoding (it was cut at a byte boundary).
+    const int text_length = static_cast<int>(std::strlen(request.query_text));
+    const int valid_length = pg_mbcliplen(request.query_text, text_length, text_length);
+    const char* query_text = pnstrdup(request.query_text, valid_length);
+    for (int i = 0; i < request.count; ++i) {
+        const ChargeItem& item = request.items[i];
+        const bool gaussian_part = gaussian_accounting && item.gaussian_mu2 > 0.0;
+        char aggregate[sizeof item.aggregate + 1];
+        snprintf(aggregate, sizeof aggregate, "%s", item.aggregate);
+        const char* mechanism = item.mechanism == static_cast<int32>(pgdp::Mechanism::Gaussian) ? "gaussian"
+                                : item.mechanism == static_cast<int32>(pgdp::Mechanism::TruncatedLaplace) ? "tlap"
+                                                                                                       : "laplace";
+        Datum args[13] = {role_datum,
+                          Int64GetDatum(charge_id),
+                          CStringGetTextDatum(aggregate),
+                          CStringGetTextDatum(mechanism),
+                          CStringGetTextDatum(gaussian_part ? "gaussian" : "basic"),
+                          CStringGetTextDatum(decimal(item.epsilon).text),
+                          CStringGetTextDatum(decimal(item.delta).text),
+                          Float8GetDatum(item.noise_scale),
+                          Float8GetDatum(item.sensitivity),
+                          Float8GetDatum(item.gaussian_mu2),
+                          Int64GetDatum(static_cast<int64>(request.query_id)),
+                          CStringGetTextDatum(query_text),
+                          Int32GetDatum(request.backend_pid)};
+        char nulls[14] = "             ";
+        if (request.query_id == 0) nulls[10] = 'n';
+        if (SPI_execute_plan(record_release, args, nulls, false, 0) != SPI_OK_INSERT) {
+            elog(ERROR, "pgdp ledger: recording the release failed");
+        }
+    }
+    outcome.code = ChargeOutcome::Charged;
+    outcome.charge_id = charge_id;
+}
+
+// One transaction for the batch; on any error every request of the batch fails (nothing of it is
+// committed, so nothing is charged, and nothing is released).
+void process(Taken* batch, int count) {
+    MemoryContext batch_context = CurrentMemoryContext;
+    SetCurrentStatementStartTimestamp();
+    StartTransactionCommand();
+    pgstat_report_activity(STATE_RUNNING, "pgdp: charging releases");
+    PG_TRY();
+    {
+        if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp ledger: SPI_connect failed");
+        PushActiveSnapshot(GetTransactionSnapshot());
+        prepare_plans();
+        for (int i = 0; i < count; ++i) {
+            CommandCounterIncrement();
+            charge(batch[i].request);
+        }
+        SPI_finish();
+        PopActiveSnapshot();
+        CommitTransactionCommand();  // synchronous_commit = on: durable before anyone is answered
+    }
+    PG_CATCH();
+    {
+        MemoryContextSwitchTo(batch_context);
+        ErrorData* error = CopyErrorData();
+        FlushErrorState();
+        AbortCurrentTransaction();
+        for (int i = 0; i < count; ++i) {
+            set_outcome(batch[i].request.outcome, ChargeOutcome::Failed,
+                        psprintf("pgdp could not charge the release: %s", error->message),
+                        "Nothing was released or charged.",
+                        "Check that pgdp 0.3 or later is installed in this database (ALTER EXTENSION pgdp "
+                        "UPDATE) and see the server log.");
+        }
+        // Kept plans may refer to dropped objects; prepare them again next time.
+        lock_budget = check_budget = spend_budget = record_release = next_charge_id = nullptr;
+        FreeErrorData(error);
+    }
+    PG_END_TRY();
+    pgstat_report_activity(STATE_IDLE, nullptr);
+    pgstat_report_stat(true);
+}
+
+}  // namespace
+}  // namespace pgdp::pg
+
+extern "C" void pgdp_ledger_main(Datum main_arg) {
+    using namespace pgdp::pg;
+    my_database = DatumGetObjectId(main_arg);
+    pqsignal(SIGHUP, SignalHandlerForConfigReload);
+    pqsignal(SIGTERM, die);
+    BackgroundWorkerUnblockSignals();
+    if (ledger_shared() == nullptr) proc_exit(1);
+    BackgroundWorkerInitializeConnectionByOid(my_database, InvalidOid, 0);
+    // The server's durability, not any session's: the charge must be on disk before a release.
+    SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
+    SetConfigOption("statement_timeout", "0", PGC_SUSET, PGC_S_OVERRIDE);
+    SetConfigOption("lock_timeout", "0", PGC_SUSET, PGC_S_OVERRIDE);
+    SetConfigOption("default_transaction_read_only", "off", PGC_SUSET, PGC_S_OVERRIDE);
+    SetConfigOption("search_path", "pg_catalog", PGC_SUSET, PGC_S_OVERRIDE);
+    pgstat_report_appname("pgdp ledger");
+    if (!register_worker()) proc_exit(0);
+    before_shmem_exit(unregister_worker, 0);
+
+    MemoryContext loop_context = AllocSetContextCreate(TopMemoryContext, "pgdp ledger", ALLOCSET_DEFAULT_SIZES);
+    Taken* batch = static_cast<Taken*>(MemoryContextAlloc(TopMemoryContext, sizeof(Taken) * kBatch));
+    TimestampTz idle_since = GetCurrentTimestamp();
+    for (;;) {
+        CHECK_FOR_INTERRUPTS();
+        if (ConfigReloadPending) {
+            ConfigReloadPending = false;
+            ProcessConfigFile(PGC_SIGHUP);
+            SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
+        }
+        const bool idle_long = TimestampDifferenceExceeds(idle_since, GetCurrentTimestamp(), kIdleExitMs);
+        bool retired = false;
+        MemoryContextSwitchTo(loop_context);
+        const int count = take_pending(batch, idle_long, &retired);
+        if (retired) proc_exit(0);
+        if (count == 0) {
+            (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 500, PG_WAIT_EXTENSION);
+            ResetLatch(MyLatch);
+            continue;
+        }
+        process(batch, count);
+        deliver(batch, count);
+        MemoryContextReset(loop_context);
+        idle_since = GetCurrentTimestamp();
+    }
+}
