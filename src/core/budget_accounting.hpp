@@ -24,8 +24,8 @@ double calibration_below(double x);
 
 // Smallest sigma (grid units) whose discrete Gaussian pgdp accounts in the Gaussian part: the
 // discrete-vs-continuous correction of CKS 2020 (multivariate discrete Gaussian, terms in
-// exp(-2 pi^2 sigma^2)) is below 1e-30000 there; smaller sigmas are charged by basic composition.
-constexpr double kMinGaussianPartSigma = 64.0;
+// exp(-2 pi^2 sigma^2)) is below 1e-540 there; smaller sigmas are charged by basic composition.
+constexpr double kMinGaussianPartSigma = 8.0;
 
 // Upper bound on (sensitivity_int / sigma)^2 for sigma^2 = sigma2_int (grid units); 0 when the
 // release is not eligible for the Gaussian part (sigma below kMinGaussianPartSigma).

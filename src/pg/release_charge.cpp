@@ -243,7 +243,7 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
         item.delta = main.mechanism == pgdp::Mechanism::Laplace ? 0.0 : parameters.delta;
         if (main.mechanism == pgdp::Mechanism::Gaussian) {
             // The call's Gaussian releases (dp_mean: sum and count) join the Gaussian part only if
-            // every one of them is eligible (sigma >= 64 grid units).
+            // every one of them is eligible (sigma >= 8 grid units).
             double mu2 = pgdp::gaussian_mu2_upper(main.sensitivity_int, main.noise_scale_int);
             if (site.identity.kind == AggregateKind::Mean) {
                 const double count_mu2 = pgdp::gaussian_mu2_upper(count_plan.sensitivity_int, count_plan.noise_scale_int);

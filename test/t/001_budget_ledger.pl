@@ -21,7 +21,6 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
-use Time::HiRes qw(usleep);
 
 my $timeout = $PostgreSQL::Test::Utils::timeout_default;
 
