@@ -13,7 +13,8 @@
 #       install what is missing, build and install pgdp, start a throwaway PostgreSQL 15 cluster
 #       (scripts/common.sh, as bench/aggregates.sh does) with shared_preload_libraries = 'pgdp',
 #       fsync = on and synchronous_commit = on, run, remove the cluster.
-#   PGDP_BENCH_SECONDS=5 bash bench/budget.sh        seconds per pgbench run (default 10; 6 runs)
+#   PGDP_BENCH_SECONDS=5 bash bench/budget.sh        seconds per query (default 10): the 1-client
+#                                                    run lasts 5 x that, each throughput run 1 x
 #   PGDP_BENCH_CLIENTS=8 PGDP_BENCH_THREADS=2 ...   the throughput runs (defaults 8 and 2)
 #   PGDP_DSN='host=... port=... dbname=...' bash bench/budget.sh
 #       use an existing server (no packages, no build, no throwaway cluster). There pgdp 0.3 must
@@ -30,12 +31,20 @@
 #             -o "-c shared_preload_libraries=pgdp -c port=5488 -c unix_socket_directories=/tmp/pgdp-budget -c listen_addresses=''"
 #         PGDP_DSN='host=/tmp/pgdp-budget port=5488 user=postgres dbname=postgres' bash bench/budget.sh
 #
-# Method: each query is a pgbench custom script (-n -M prepared), run once for 20 transactions
-# untimed (warm-up: library load, catalog caches, prepared plans), then for PGDP_BENCH_SECONDS
-# with --log; the medians and 99th percentiles come from the per-transaction latencies of the
-# log (3rd field, microseconds), the rates from pgbench's "tps = ... (without initial connection
-# time)". Every run, charged or not, connects as bench_analyst. The ledger rows of bench_analyst
-# are counted right before and right after each timed run.
+# Method: every query is a pgbench custom script (-n -M prepared), and every run connects as
+# bench_analyst. Latency, 1 client: ONE pgbench run of 5 x PGDP_BENCH_SECONDS seconds picks one of
+# the five scripts at random for each transaction (equal weights: count(*), dp_count, sum,
+# dp_sum, and a one-row UPDATE as the reference cost of one synchronous commit), so charged and
+# uncharged queries meet the same disk: the charge costs a WAL flush, and flush times drift by an
+# order of magnitude on shared storage (0.15 to 3.5 ms within minutes on the CI VM). Medians
+# and 99th percentiles come from the per-transaction log (--log: 3rd field latency in
+# microseconds, 4th field the script). Throughput, 8 clients: count(*) and dp_count each alone
+# for PGDP_BENCH_SECONDS, pgbench's "tps = ... (without initial connection time)". Each run is
+# preceded by an untimed warm-up of 20 transactions per client and script (library load, the
+# database's ledger worker start, catalog caches, prepared plans). The analyst's ledger rows
+# added during each timed run are counted by aggregate (pgdp.ledger.aggregate); the script fails
+# unless they equal the charged transactions (pgbench finishes the transactions in flight at
+# the end of -T, so the counts are exact).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
@@ -157,10 +166,6 @@ fi
 analyst_psql -Atc "SELECT count(*) FROM $TABLE" >/dev/null \
     || fail "$ANALYST cannot connect or read $TABLE (pg_hba.conf? PGDP_BENCH_ANALYST_PASSWORD?)"
 
-ledger_rows() {
-    psql_run -Atc "SELECT count(*) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole" \
-        || fail "cannot read pgdp.ledger (the DSN's user must be a superuser or a pgdp admin)"
-}
 
 # ---------------------------------------------------------------------------------------------
 # Machine, server, settings.
@@ -197,57 +202,83 @@ for name in "${!RUN_SQL[@]}"; do
 done
 
 COMMANDS=()
-declare -A TX TPS MED P99 LEDGER
-# run NAME CLIENTS THREADS: warm-up, then the timed run; fills TX TPS MED P99 LEDGER[NAME/CLIENTS].
+declare -A TX MED P99 LEDGER RUN_TPS RUN_TX RUN_LEDGER
+ledger_max_id() {
+    psql_run -Atc "SELECT coalesce(max(id), 0) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole" \
+        || fail "cannot read pgdp.ledger (the DSN's user must be a superuser or a pgdp admin)"
+}
+# run CLIENTS THREADS SECONDS NAME...: one pgbench run of the scripts NAME.sql, interleaved at
+# random with equal weights when there are several; warm-up first. Fills, per NAME/CLIENTS, TX
+# (transactions of that script), MED and P99 (ms, from the log), LEDGER (ledger rows added with
+# aggregate = NAME), and per CLIENTS RUN_TPS, RUN_TX (pgbench's figures for the whole run) and
+# RUN_LEDGER (every ledger row of the analyst added during the run).
 run() {
-    local name="$1" c="$2" j="$3" key="$1/$2" prefix out before after lines
-    local base=("$PGBENCH" -n -M prepared -c "$c" -j "$j" -f "$work/$name.sql")
-    log "pgbench $name, $c client(s): warm-up ($WARMUP_TX transactions per client), then $SECS s"
+    local c="$1" j="$2" secs="$3" i name key prefix out before lines med p99 agg n
+    shift 3
+    local names=("$@")
+    local base=("$PGBENCH" -n -M prepared -c "$c" -j "$j")
+    for name in "${names[@]}"; do base+=(-f "$work/$name.sql@1"); done
+    log "pgbench ${names[*]}, $c client(s): warm-up ($((WARMUP_TX * ${#names[@]})) transactions per client), then $secs s"
+    out="$work/run.$c.warmup.out"
     env PGPASSWORD="${PGDP_BENCH_ANALYST_PASSWORD:-${PGPASSWORD:-}}" \
-        "${base[@]}" -t "$WARMUP_TX" "${analyst_conn[@]}" >"$work/$name.$c.warmup.out" 2>&1 \
-        || { cat "$work/$name.$c.warmup.out" >&2; fail "pgbench warm-up of $name failed"; }
-    prefix="$work/log.$name.$c"
-    out="$work/$name.$c.out"
-    local cmd=("${base[@]}" -T "$SECS" --log --log-prefix="$prefix" "${analyst_conn[@]}") med p99
+        "${base[@]}" -t "$((WARMUP_TX * ${#names[@]}))" "${analyst_conn[@]}" >"$out" 2>&1 \
+        || { cat "$out" >&2; fail "pgbench warm-up of ${names[*]} failed"; }
+    prefix="$work/log.$c"
+    out="$work/run.$c.out"
+    local cmd=("${base[@]}" -T "$secs" --log --log-prefix="$prefix" "${analyst_conn[@]}")
     COMMANDS+=("$(printf '%q ' "${cmd[@]}")")
-    before="$(ledger_rows)"
+    before="$(ledger_max_id)"
     env PGPASSWORD="${PGDP_BENCH_ANALYST_PASSWORD:-${PGPASSWORD:-}}" "${cmd[@]}" >"$out" 2>&1 \
-        || { cat "$out" >&2; fail "pgbench $name with $c client(s) failed"; }
-    after="$(ledger_rows)"
-    compgen -G "$prefix.*" >/dev/null || fail "pgbench wrote no log for $name ($prefix.*)"
+        || { cat "$out" >&2; fail "pgbench ${names[*]} with $c client(s) failed"; }
+    RUN_TX[$c]="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")"
+    RUN_TPS[$c]="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time).*/\1/p' "$out")"
+    if [ -z "${RUN_TX[$c]}" ] || [ -z "${RUN_TPS[$c]}" ]; then
+        cat "$out" >&2
+        fail "cannot parse the pgbench output of ${names[*]}"
+    fi
+    # Ledger rows of this run, by aggregate (every charge has committed when its query returned).
+    RUN_LEDGER[$c]=0
+    for name in "${names[@]}"; do LEDGER[$name/$c]=0; done
+    while read -r agg n; do
+        [ -n "$agg" ] || continue
+        RUN_LEDGER[$c]=$((RUN_LEDGER[$c] + n))
+        for name in "${names[@]}"; do [ "$agg" != "$name" ] || LEDGER[$name/$c]="$n"; done
+    done < <(psql_run -AtF ' ' -c "SELECT aggregate, count(*) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole AND id > $before GROUP BY aggregate")
+    compgen -G "$prefix.*" >/dev/null || fail "pgbench wrote no log for ${names[*]} ($prefix.*)"
     # One log line per transaction: client_id transaction_no latency_us script_no epoch us
     lines="$(cat "$prefix".* | wc -l)"
-    TX[$key]="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")"
-    TPS[$key]="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time).*/\1/p' "$out")"
-    if [ -z "${TX[$key]}" ] || [ -z "${TPS[$key]}" ]; then
-        cat "$out" >&2
-        fail "cannot parse the pgbench output of $name"
-    fi
-    [ "$lines" -eq "${TX[$key]}" ] || warn "$name, $c client(s): $lines log lines but ${TX[$key]} transactions"
-    read -r med p99 < <(cat "$prefix".* | awk '{print $3}' | sort -n | awk '
-        {v[NR] = $1}
-        END {
-            if (NR == 0) {print "nan nan"; exit}
-            med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-            k = int(0.99 * NR); if (k < 0.99 * NR) k++; if (k < 1) k = 1
-            printf "%.3f %.3f\n", med / 1000, v[k] / 1000
-        }')
-    MED[$key]="$med" P99[$key]="$p99"
-    LEDGER[$key]=$((after - before))
+    [ "$lines" -eq "${RUN_TX[$c]}" ] || warn "${names[*]}, $c client(s): $lines log lines but ${RUN_TX[$c]} transactions"
+    for i in "${!names[@]}"; do
+        key="${names[$i]}/$c"
+        TX[$key]="$(cat "$prefix".* | awk -v s="$i" '$4 == s' | wc -l)"
+        read -r med p99 < <(cat "$prefix".* | awk -v s="$i" '$4 == s {print $3}' | sort -n | awk '
+            {v[NR] = $1}
+            END {
+                if (NR == 0) {print "nan nan"; exit}
+                med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                k = int(0.99 * NR); if (k < 0.99 * NR) k++; if (k < 1) k = 1
+                printf "%.3f %.3f\n", med / 1000, v[k] / 1000
+            }')
+        MED[$key]="$med" P99[$key]="$p99"
+        [ "${TX[$key]}" -gt 0 ] || fail "no transactions of ${names[$i]} in the run"
+    done
     rm -f "$prefix".*
 }
 
-run count 1 1
-run dp_count 1 1
-run sum 1 1
-run dp_sum 1 1
-run commit 1 1
-run count "$CLIENTS" "$THREADS"
-run dp_count "$CLIENTS" "$THREADS"
+# 1 client: the five queries interleaved in one run, so that charged and uncharged ones meet the
+# same disk (the charge's cost is a WAL flush, and flush times drift on shared storage).
+ONE_CLIENT=(count dp_count sum dp_sum commit)
+run 1 1 "$((SECS * ${#ONE_CLIENT[@]}))" "${ONE_CLIENT[@]}"
+charged_1=$((TX[dp_count/1] + TX[dp_sum/1]))
+# CLIENTS clients: throughput, one query per run.
+run "$CLIENTS" "$THREADS" "$SECS" count
+TPS_count="${RUN_TPS[$CLIENTS]}" LEDGER_count="${RUN_LEDGER[$CLIENTS]}"
+run "$CLIENTS" "$THREADS" "$SECS" dp_count
+TPS_dp_count="${RUN_TPS[$CLIENTS]}" LEDGER_dp_count="${RUN_LEDGER[$CLIENTS]}"
+TPS_one="${RUN_TPS[1]}"
 
 # ---------------------------------------------------------------------------------------------
 # Report.
-fmt2() { awk -v a="$1" 'BEGIN {printf "%.2f", a}'; }
 fmt0() { awk -v a="$1" 'BEGIN {printf "%.0f", a}'; }
 sub_ms() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a - b}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "nan"}'; }
@@ -273,14 +304,17 @@ declare -A SHOWN=(
 shown() { echo "${SHOWN[$1]}"; }
 charged() { case "$1" in dp_*) echo yes ;; *) echo no ;; esac; }
 
-echo "## 1 client ($SECS s per query, -M prepared, as $ANALYST)"
+echo "## 1 client (-M prepared, as $ANALYST; the five queries interleaved at random in one $((SECS * ${#ONE_CLIENT[@]})) s run)"
 echo
-echo "| query | charged | transactions | tps | median (ms) | p99 (ms) | ledger rows added |"
-echo "|---|---|---:|---:|---:|---:|---:|"
-for name in count dp_count sum dp_sum commit; do
+echo "| query | charged | transactions | median (ms) | p99 (ms) | ledger rows added (aggregate = query) |"
+echo "|---|---|---:|---:|---:|---:|"
+for name in "${ONE_CLIENT[@]}"; do
     k="$name/1"
-    echo "| \`$(shown "$name")\` | $(charged "$name") | ${TX[$k]} | $(fmt0 "${TPS[$k]}") | ${MED[$k]} | ${P99[$k]} | ${LEDGER[$k]} |"
+    echo "| \`$(shown "$name")\` | $(charged "$name") | ${TX[$k]} | ${MED[$k]} | ${P99[$k]} | ${LEDGER[$k]} |"
 done
+echo
+echo "Ledger rows added during the run: ${RUN_LEDGER[1]}; charged transactions (dp_count + dp_sum): $charged_1;" \
+    "all transactions: ${RUN_TX[1]} ($(fmt0 "$TPS_one") per second)."
 echo
 echo "## added latency of a charged release, 1 client (aim: under $AIM_MS ms at the median)"
 echo
@@ -294,36 +328,39 @@ for pair in "dp_count count" "dp_sum sum"; do
     echo "| \`$(shown "$ch")\` vs \`$(shown "$un")\` | ${MED[$ch/1]} | ${MED[$un/1]} | $added | $ok |"
 done
 echo
-echo "For scale: one synchronous commit (\`$(shown commit)\`) takes ${MED[commit/1]} ms at the median here."
+echo "For scale: one synchronous commit (\`${RUN_SQL[commit]}\`) took ${MED[commit/1]} ms at the median in the same run."
 echo
 
-echo "## throughput, $CLIENTS clients (-c $CLIENTS -j $THREADS, $SECS s)"
+echo "## throughput, $CLIENTS clients (-c $CLIENTS -j $THREADS, $SECS s per query)"
 echo
 echo "| query | charged | transactions | per second | median (ms) | p99 (ms) | ledger rows added |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for name in count dp_count; do
-    k="$name/$CLIENTS"
-    echo "| \`$(shown "$name")\` | $(charged "$name") | ${TX[$k]} | $(fmt0 "${TPS[$k]}") | ${MED[$k]} | ${P99[$k]} | ${LEDGER[$k]} |"
+    k="$name/$CLIENTS" tps_v="TPS_$name" led_v="LEDGER_$name"
+    echo "| \`$(shown "$name")\` | $(charged "$name") | ${TX[$k]} | $(fmt0 "${!tps_v}") | ${MED[$k]} | ${P99[$k]} | ${!led_v} |"
 done
 echo
-echo "Charged releases per second with $CLIENTS clients: **$(fmt0 "${TPS[dp_count/$CLIENTS]}")**;" \
-    "ratio dp_count / count(*) = $(ratio "${TPS[dp_count/$CLIENTS]}" "${TPS[count/$CLIENTS]}")" \
-    "(1 client: $(fmt0 "${TPS[dp_count/1]}") vs $(fmt0 "${TPS[count/1]}"), ratio $(ratio "${TPS[dp_count/1]}" "${TPS[count/1]}"))."
+echo "Charged releases per second with $CLIENTS clients: **$(fmt0 "$TPS_dp_count")**;" \
+    "ratio dp_count / count(*) = $(ratio "$TPS_dp_count" "$TPS_count")."
 echo
 
 # ---------------------------------------------------------------------------------------------
 # Every charged transaction added exactly one ledger row; uncharged ones added none.
 bad=()
-for k in dp_count/1 dp_sum/1 "dp_count/$CLIENTS"; do
-    [ "${LEDGER[$k]}" -eq "${TX[$k]}" ] || bad+=("$k: ${LEDGER[$k]} ledger rows for ${TX[$k]} transactions")
+[ "${RUN_LEDGER[1]}" -eq "$charged_1" ] \
+    || bad+=("1 client: ${RUN_LEDGER[1]} ledger rows for $charged_1 charged transactions (dp_count ${TX[dp_count/1]}, dp_sum ${TX[dp_sum/1]})")
+for name in dp_count dp_sum; do
+    if [ "${LEDGER[$name/1]}" -ne "${TX[$name/1]}" ]; then
+        bad+=("1 client: ${LEDGER[$name/1]} ledger rows with aggregate = $name for ${TX[$name/1]} $name transactions")
+    fi
 done
-for k in count/1 sum/1 commit/1 "count/$CLIENTS"; do
-    [ "${LEDGER[$k]}" -eq 0 ] || bad+=("$k: ${LEDGER[$k]} ledger rows for an uncharged query")
-done
+[ "$LEDGER_dp_count" -eq "${TX[dp_count/$CLIENTS]}" ] \
+    || bad+=("$CLIENTS clients: $LEDGER_dp_count ledger rows for ${TX[dp_count/$CLIENTS]} dp_count transactions")
+[ "$LEDGER_count" -eq 0 ] || bad+=("$CLIENTS clients: $LEDGER_count ledger rows for count(*)")
 echo "## ledger check"
 echo
 if [ "${#bad[@]}" -eq 0 ]; then
-    echo "Ledger rows added == transactions for every charged run; none for the uncharged runs."
+    echo "Ledger rows added == charged transactions in every run; none for the uncharged queries."
 else
     echo "**FAILED**:"
     for b in "${bad[@]}"; do echo "- $b"; done

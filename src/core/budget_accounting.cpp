@@ -1,4 +1,6 @@
 #include "core/cpp_only.hpp"
+// GCC 12 reports a false -Wmaybe-uninitialized inside Boost's cpp_int when rationals are compared.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "core/budget_accounting.hpp"
 
 #include <charconv>
@@ -26,8 +28,8 @@ double add_rounded_up(double a, double b) {
 
 double gaussian_mu2_upper(std::uint64_t sensitivity_int, const Rational& sigma2_int) {
     // sigma2 rounded down, the ratio rounded up: each step moves toward a larger mu^2.
+    if (sigma2_int < Rational(kMinGaussianPartSigma * kMinGaussianPartSigma)) return 0.0;
     const double sigma2 = std::nextafter(std::nextafter(static_cast<double>(sigma2_int), 0.0), 0.0);
-    if (!(sigma2 >= kMinGaussianPartSigma * kMinGaussianPartSigma)) return 0.0;
     const double d = static_cast<double>(sensitivity_int);  // exact below 2^53
     const double inf = std::numeric_limits<double>::infinity();
     return std::nextafter(std::nextafter(d * d, inf) / sigma2, inf);
