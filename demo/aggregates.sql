@@ -9,6 +9,10 @@
 \pset footer off
 \pset null '-'
 
+-- Every release is charged to the session user's privacy budget (part 3 shows budgets at work);
+-- this demo session gets a generous one.
+SELECT pgdp.set_budget(session_user::regrole, 1000, 0.01) \gset
+
 -- Helpers ------------------------------------------------------------------------------------
 -- A whole number with thousands separators, right-aligned in a column of the given width.
 CREATE FUNCTION pg_temp.num(x float8, width int DEFAULT 16) RETURNS text

@@ -34,7 +34,7 @@ else
     install_extension
     trap cleanup EXIT
     trap 'exit 130' INT TERM
-    start_cluster ""   # default configuration
+    start_cluster "$PGDP_ROOT/demo/cluster.conf"   # defaults + shared_preload_libraries
     psql_cmd=("$PG_BINDIR/psql" -X -v ON_ERROR_STOP=1)
 fi
 
