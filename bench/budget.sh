@@ -182,7 +182,7 @@ echo "- $(psql_run -Atc 'SELECT version()')"
 echo "- pgdp $(psql_run -Atc "SELECT extversion FROM pg_extension WHERE extname = 'pgdp'"), $("$PGBENCH" --version)"
 echo "- SHOW fsync = $fsync_v, SHOW synchronous_commit = $sync_v (session of $ANALYST)"
 echo "- server: $(psql_run -Atc "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_preload_libraries', 'wal_sync_method', 'full_page_writes', 'commit_delay', 'wal_level', 'shared_buffers', 'jit', 'max_connections') OR name LIKE 'pgdp.%'")"
-echo "- table $TABLE: $(psql_run -Atc "SELECT count(*) FROM public.$TABLE") rows; $SECS s per timed run after $WARMUP_TX warm-up transactions"
+echo "- table $TABLE: $(psql_run -Atc "SELECT count(*) FROM public.$TABLE") rows; latency: one $((SECS * 5)) s run, 1 client, 5 queries interleaved; throughput: $SECS s per query, $CLIENTS clients; warm-up: $WARMUP_TX transactions per client and query"
 echo
 if [ "$fsync_v" != on ] || [ "$sync_v" != on ]; then
     warn "fsync = $fsync_v, synchronous_commit = $sync_v: the charge's real cost needs both on"
