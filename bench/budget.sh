@@ -19,7 +19,7 @@
 #   PGDP_DSN='host=... port=... dbname=...' bash bench/budget.sh
 #       use an existing server (no packages, no build, no throwaway cluster). There pgdp 0.3 must
 #       be installed, pgdp in shared_preload_libraries, and the DSN's user a superuser (or a pgdp
-#       admin with CREATEROLE who owns a schema public it can create in). The script creates the
+#       admin with CREATEROLE and CREATE on schema public). The script creates the
 #       table public.bench_small (dropped at the end; PGDP_BENCH_KEEP=1 keeps it) and the role
 #       bench_analyst with a budget of epsilon 1e12, delta 0.5 (kept: its ledger rows are
 #       append-only). The analyst connects with the same DSN and user=bench_analyst; give
@@ -36,7 +36,7 @@
 # the five scripts at random for each transaction (equal weights: count(*), dp_count, sum,
 # dp_sum, and a one-row UPDATE as the reference cost of one synchronous commit), so charged and
 # uncharged queries meet the same disk: the charge costs a WAL flush, and flush times drift by an
-# order of magnitude on shared storage (0.15 to 3.5 ms within minutes on the CI VM). Medians
+# order of magnitude on shared storage (0.15 to 3.5 ms within minutes on a 2-CPU cloud VM). Medians
 # and 99th percentiles come from the per-transaction log (--log: 3rd field latency in
 # microseconds, 4th field the script). Throughput, 8 clients: count(*) and dp_count each alone
 # for PGDP_BENCH_SECONDS, pgbench's "tps = ... (without initial connection time)". Each run is
@@ -122,10 +122,13 @@ fi
 [ -x "$PGBENCH" ] || die "pgbench not found at $PGBENCH"
 
 psql_run() { "${psql_cmd[@]}" "$@"; }
+# Environment of the analyst's connections (a password only when one is given).
+analyst_env=()
+[ -z "${PGDP_BENCH_ANALYST_PASSWORD:-}" ] || analyst_env=("PGPASSWORD=$PGDP_BENCH_ANALYST_PASSWORD")
 # psql as the analyst (same connection as pgbench's).
 analyst_psql() {
     if [ -n "${PGDP_DSN:-}" ]; then
-        PGPASSWORD="${PGDP_BENCH_ANALYST_PASSWORD:-${PGPASSWORD:-}}" psql -X -q -v ON_ERROR_STOP=1 "${analyst_conn[@]}" "$@"
+        env "${analyst_env[@]}" psql -X -q -v ON_ERROR_STOP=1 "${analyst_conn[@]}" "$@"
     else
         "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 "${analyst_conn[@]}" "$@"
     fi
@@ -220,15 +223,14 @@ run() {
     for name in "${names[@]}"; do base+=(-f "$work/$name.sql@1"); done
     log "pgbench ${names[*]}, $c client(s): warm-up ($((WARMUP_TX * ${#names[@]})) transactions per client), then $secs s"
     out="$work/run.$c.warmup.out"
-    env PGPASSWORD="${PGDP_BENCH_ANALYST_PASSWORD:-${PGPASSWORD:-}}" \
-        "${base[@]}" -t "$((WARMUP_TX * ${#names[@]}))" "${analyst_conn[@]}" >"$out" 2>&1 \
+    env "${analyst_env[@]}" "${base[@]}" -t "$((WARMUP_TX * ${#names[@]}))" "${analyst_conn[@]}" >"$out" 2>&1 \
         || { cat "$out" >&2; fail "pgbench warm-up of ${names[*]} failed"; }
     prefix="$work/log.$c"
     out="$work/run.$c.out"
     local cmd=("${base[@]}" -T "$secs" --log --log-prefix="$prefix" "${analyst_conn[@]}")
     COMMANDS+=("$(printf '%q ' "${cmd[@]}")")
     before="$(ledger_max_id)"
-    env PGPASSWORD="${PGDP_BENCH_ANALYST_PASSWORD:-${PGPASSWORD:-}}" "${cmd[@]}" >"$out" 2>&1 \
+    env "${analyst_env[@]}" "${cmd[@]}" >"$out" 2>&1 \
         || { cat "$out" >&2; fail "pgbench ${names[*]} with $c client(s) failed"; }
     RUN_TX[$c]="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")"
     RUN_TPS[$c]="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time).*/\1/p' "$out")"
