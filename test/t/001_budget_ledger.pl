@@ -204,17 +204,26 @@ ROLLBACK;
 	my $released = $session->query_safe($release_sql);
 	like($released, $release_re, 'sigkill: alice receives the release');
 
-	my $log_offset = -s $node->logfile;
+	my $kill_offset = -s $node->logfile;
 	ok(kill('KILL', $pid), "sigkill: SIGKILL sent to alice's backend $pid");
 
 	# The postmaster treats it as a crash: every process is terminated, shared memory is
-	# reinitialized and crash recovery replays the WAL.
-	$node->wait_for_log(qr/server process \(PID $pid\) was terminated by signal 9/,
-		$log_offset);
-	$log_offset =
-	  $node->wait_for_log(qr/all server processes terminated; reinitializing/, $log_offset);
-	$node->wait_for_log(qr/database system is ready to accept connections/, $log_offset);
-	pass('sigkill: the postmaster went through crash recovery');
+	# reinitialized and crash recovery replays the WAL. (wait_for_log dies after the default
+	# timeout; show the server log then, since nothing after this can work without a server.)
+	my $recovered = eval {
+		my $offset = $node->wait_for_log(
+			qr/server process \(PID $pid\) was terminated by signal 9/, $kill_offset);
+		$offset = $node->wait_for_log(
+			qr/all server processes terminated; reinitializing/, $offset);
+		$node->wait_for_log(qr/database system is ready to accept connections/, $offset);
+		1;
+	};
+	if (!ok($recovered, 'sigkill: the postmaster went through crash recovery'))
+	{
+		diag("$@\nserver log since the kill:\n"
+			  . PostgreSQL::Test::Utils::slurp_file($node->logfile, $kill_offset));
+		BAIL_OUT("no crash recovery after SIGKILL of backend $pid");
+	}
 	eval { $session->quit; };
 	wait_ledger_ready('after SIGKILL');
 
