@@ -108,6 +108,13 @@ FROM pgdp.my_ledger WHERE epsilon = 0.01 GROUP BY charge_id, aggregate, epsilon 
 PREPARE counted(float8) AS SELECT dp_count($1) > 0 AS released FROM visits;
 EXECUTE counted(0.02);
 EXECUTE counted(0.03);
+-- A generic plan reads the bound values at execution, and so does an SQL function's parameter.
+SET plan_cache_mode = force_generic_plan;
+EXECUTE counted(0.02);
+RESET plan_cache_mode;
+CREATE FUNCTION pg_temp.counted_by(epsilon float8) RETURNS boolean LANGUAGE sql
+    AS 'SELECT dp_count(epsilon) > 0 FROM visits';
+SELECT pg_temp.counted_by(0.03) AS released_by_sql_function;
 SELECT epsilon, count(*) FROM pgdp.my_ledger WHERE epsilon IN (0.02, 0.03) GROUP BY epsilon ORDER BY epsilon;
 -- Plain EXPLAIN neither charges nor releases; EXPLAIN ANALYZE runs the query and is charged.
 SELECT releases AS before_explain FROM pgdp.my_budget;
@@ -180,6 +187,7 @@ WHERE role IN ('budget_bob', 'budget_carol') GROUP BY 1, 2, 3 ORDER BY 1::text, 
 
 -- Clean up (the ledger keeps the rows of dropped roles).
 DROP FUNCTION team_count();
+DROP FUNCTION pg_temp.counted_by(float8);
 REVOKE SELECT ON visits FROM budget_alice, budget_bob, budget_carol, budget_dave, budget_team;
 SELECT pgdp.revoke_admin('budget_admin');
 DROP TABLE visits;

@@ -309,6 +309,7 @@ void charge_query(QueryDesc* query) {
     // Parameters and plans, exactly as the final functions will see them; bind parameters come
     // from the query's ParamListInfo.
     ExprContext* econtext = CreateStandaloneExprContext();
+    econtext->ecxt_param_list_info = query->params;  // read by PARAM_EXTERN steps without paramCompile
     const ArgumentContext arguments{econtext, nullptr, query->params};
     ChargeItem* items = static_cast<ChargeItem*>(palloc0(sizeof(ChargeItem) * kMaxReleasesPerQuery));
     ChargedSite* sites = static_cast<ChargedSite*>(palloc0(sizeof(ChargedSite) * list->count));

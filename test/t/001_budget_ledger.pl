@@ -210,12 +210,13 @@ ROLLBACK;
 	# The postmaster treats it as a crash: every process is terminated, shared memory is
 	# reinitialized and crash recovery replays the WAL. (wait_for_log dies after the default
 	# timeout; show the server log then, since nothing after this can work without a server.)
+	# One pattern from the kill on: wait_for_log returns the end of the log, not of the match, so
+	# chaining calls could skip a line already written.
 	my $recovered = eval {
-		my $offset = $node->wait_for_log(
-			qr/server process \(PID $pid\) was terminated by signal 9/, $kill_offset);
-		$offset = $node->wait_for_log(
-			qr/all server processes terminated; reinitializing/, $offset);
-		$node->wait_for_log(qr/database system is ready to accept connections/, $offset);
+		my $killed = qr/server process \(PID $pid\) was terminated by signal 9/;
+		my $reinit = qr/all server processes terminated; reinitializing/;
+		my $ready = qr/database system is ready to accept connections/;
+		$node->wait_for_log(qr/$killed.*$reinit.*$ready/s, $kill_offset);
 		1;
 	};
 	if (!ok($recovered, 'sigkill: the postmaster went through crash recovery'))
