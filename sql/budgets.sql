@@ -126,7 +126,9 @@ SELECT releases AS after_explain_analyze FROM pgdp.my_budget;
 -- is charged; a MATERIALIZED CTE is computed once.
 SELECT pg_temp.error_of(q) FROM (VALUES
     ('SELECT r, (SELECT dp_count(0.01) FROM visits v WHERE v.region = r.r) FROM (VALUES (''north''), (''north'')) AS r(r)'),
-    ('SELECT * FROM generate_series(1, 3) g, LATERAL (SELECT dp_count(0.01) FROM visits WHERE id > g) s')) AS t(q);
+    ('SELECT * FROM generate_series(1, 3) g, LATERAL (SELECT dp_count(0.01) FROM visits WHERE id > g) s'),
+    -- a stable function could return another value later in the query than when charged
+    ('SELECT dp_count(current_setting(''pgdp.charge_timeout'')::float8 / 1e6) FROM visits')) AS t(q);
 WITH once AS MATERIALIZED (SELECT dp_count(0.01) AS n FROM visits)
 SELECT count(*) AS joined FROM generate_series(1, 3) g, once;
 SELECT releases AS after_refusals_and_cte FROM pgdp.my_budget;

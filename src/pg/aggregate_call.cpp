@@ -11,6 +11,7 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/syscache.h"
 }
 
@@ -56,7 +57,10 @@ Datum constant_argument(Aggref* aggref, int index, const char* name, const Argum
         *is_null = castNode(Const, expression)->constisnull;
         return castNode(Const, expression)->constvalue;
     }
-    if (depends_on_data((Node*)expression, nullptr) || contain_volatile_functions((Node*)expression)) {
+    // Immutable expressions of constants and bind parameters only: a stable function (say
+    // current_setting()) could return another value in the transition function, the final
+    // function and the charging hook of one query.
+    if (depends_on_data((Node*)expression, nullptr) || contain_mutable_functions((Node*)expression)) {
         refuse_varying(name);
     }
     ExprState* state = context.parent != nullptr ? ExecInitExpr(expression, context.parent)
@@ -124,18 +128,33 @@ AggregateIdentity lookup_identity(Oid aggfnoid) {
 
 }  // namespace
 
+void forget_identities(Datum, int, uint32) {
+    if (identities != nullptr) hash_destroy(identities);
+    identities = nullptr;
+}
+
 AggregateIdentity identify_aggregate(Oid aggfnoid) {
+    static bool callbacks_registered = false;
+    if (!callbacks_registered) {
+        // CREATE OR REPLACE AGGREGATE / FUNCTION may change what an OID is.
+        CacheRegisterSyscacheCallback(AGGFNOID, forget_identities, 0);
+        CacheRegisterSyscacheCallback(PROCOID, forget_identities, 0);
+        callbacks_registered = true;
+    }
+    bool found = false;
+    if (identities != nullptr) {
+        auto* entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_FIND, &found));
+        if (found) return entry->identity;
+    }
+    // Catalog lookups may process invalidations, which drop the table: create it afterwards.
+    const AggregateIdentity identity = lookup_identity(aggfnoid);
     if (identities == nullptr) {
         HASHCTL control{};
         control.keysize = sizeof(Oid);
         control.entrysize = sizeof(IdentityEntry);
         identities = hash_create("pgdp aggregate identities", 64, &control, HASH_ELEM | HASH_BLOBS);
     }
-    bool found = false;
-    auto* entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_FIND, &found));
-    if (found) return entry->identity;
-    const AggregateIdentity identity = lookup_identity(aggfnoid);
-    entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_ENTER, &found));
+    auto* entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_ENTER, &found));
     entry->identity = identity;
     return identity;
 }
@@ -218,7 +237,11 @@ void build_plans(const Parameters& p, AggregateKind kind, pgdp::ReleasePlan& val
                 half_range > 0.0 ? half_range + std::ldexp(1.0, p.unit_exponent) : std::ldexp(1.0, p.unit_exponent);
             value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
                                             std::ldexp(1.0, p.unit_exponent - 1), false);
-            count_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, 1.0, 1.0, true);
+            // One mechanism for both halves ('auto' is resolved once, on the sum), so that the
+            // call is charged the delta it spends.
+            const pgdp::Mechanism mechanism = value_plan.mechanism;
+            count_plan = pgdp::plan_release(p.epsilon / 2, mechanism == pgdp::Mechanism::Laplace ? 0.0 : p.delta / 2,
+                                            mechanism, 1.0, 1.0, true);
             break;
         }
         case AggregateKind::Count:

@@ -348,7 +348,8 @@ Release final_release(FunctionCallInfo fcinfo, AggregateKind kind, bool with_int
     FinalCache* cache = final_cache_of(fcinfo, kind, with_interval);
     if (!cache->charged) {
         // Released only under a charge of this query (release_charge.hpp), once per call site.
-        pgdp::pg::require_charge(AggGetAggref(fcinfo), cache->parameters);
+        pgdp::pg::require_charge(castNode(AggState, fcinfo->context)->ss.ps.state, AggGetAggref(fcinfo),
+                                 cache->parameters);
         cache->charged = true;
     }
     // A plain aggregate has one group: a second final call means the executor computed it again

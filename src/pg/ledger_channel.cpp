@@ -189,7 +189,6 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
             Latch* latch = worker != nullptr ? worker->latch : nullptr;
             if (latch != nullptr) SetLatch(latch);
             LWLockRelease(shared->lock);
-            if (latch == nullptr) ensure_worker();
             break;
         }
         LWLockRelease(shared->lock);
@@ -202,6 +201,7 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
     ChargeOutcome outcome{};
     PG_TRY();
     {
+        ensure_worker();  // inside: an error here withdraws the request
         for (;;) {
             if (take_outcome(&outcome)) break;
             const long wait = remaining_ms(deadline);

@@ -22,6 +22,7 @@ enum class SlotState : int32 {
 
 struct RequestSlot {
     SlotState state;
+    int32 taken_by;  // pid of the worker holding it (InProgress/Abandoned)
     Oid database;
     Oid role;
     int32 backend_pid;

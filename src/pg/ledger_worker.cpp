@@ -23,6 +23,7 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 }
@@ -49,12 +50,30 @@ struct Taken {
 
 Oid my_database = InvalidOid;
 
+// On exit (also FATAL, e.g. pg_terminate_backend): leave the registry, and answer the requests
+// taken but not delivered as failed (their transaction was not committed: nothing charged).
 void unregister_worker(int, Datum) {
     LedgerShared* shared = ledger_shared();
     if (shared == nullptr) return;
     LWLockAcquire(shared->lock, LW_EXCLUSIVE);
     for (auto& entry : shared->workers) {
         if (entry.database == my_database && entry.pid == MyProcPid) entry.database = InvalidOid;
+    }
+    for (int i = 1; i < shared->slot_count; ++i) {
+        RequestSlot& slot = shared->slots[i];
+        if (slot.database != my_database || slot.taken_by != MyProcPid) continue;
+        if (slot.state == SlotState::InProgress) {
+            slot.outcome = ChargeOutcome{};
+            slot.outcome.code = ChargeOutcome::Failed;
+            snprintf(slot.outcome.message, sizeof slot.outcome.message,
+                     "pgdp could not charge the release: the ledger worker exited");
+            snprintf(slot.outcome.detail, sizeof slot.outcome.detail, "Nothing was released.");
+            snprintf(slot.outcome.hint, sizeof slot.outcome.hint, "Retry; see the server log.");
+            slot.state = SlotState::Done;
+            if (slot.requester != nullptr) SetLatch(slot.requester);
+        } else if (slot.state == SlotState::Abandoned) {
+            slot.state = SlotState::Idle;
+        }
     }
     LWLockRelease(shared->lock);
 }
@@ -95,6 +114,7 @@ int take_pending(Taken* batch, bool retire, bool* retired) {
         RequestSlot& slot = shared->slots[i];
         if (slot.state != SlotState::Pending || slot.database != my_database) continue;
         slot.state = SlotState::InProgress;
+        slot.taken_by = MyProcPid;
         batch[taken].slot = i;
         std::memcpy(&batch[taken].request, &slot, sizeof(RequestSlot));
         ++taken;
@@ -327,6 +347,40 @@ void charge(RequestSlot& request) {
     outcome.charge_id = charge_id;
 }
 
+// One request in a subtransaction: an error (e.g. lock_timeout on a budget row an admin holds)
+// fails this request only, and undoes whatever it wrote.
+void charge_isolated(RequestSlot& request) {
+    MemoryContext context = CurrentMemoryContext;
+    ResourceOwner owner = CurrentResourceOwner;
+    BeginInternalSubTransaction(nullptr);
+    MemoryContextSwitchTo(context);
+    PG_TRY();
+    {
+        charge(request);
+        ReleaseCurrentSubTransaction();
+        MemoryContextSwitchTo(context);
+        CurrentResourceOwner = owner;
+    }
+    PG_CATCH();
+    {
+        MemoryContextSwitchTo(context);
+        ErrorData* error = CopyErrorData();
+        FlushErrorState();
+        RollbackAndReleaseCurrentSubTransaction();
+        MemoryContextSwitchTo(context);
+        CurrentResourceOwner = owner;
+        set_outcome(request.outcome, ChargeOutcome::Failed,
+                    psprintf("pgdp could not charge the release: %s", error->message),
+                    "Nothing was released or charged.",
+                    error->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE
+                        ? "The role's budget row is locked by another transaction (an admin change in progress?)."
+                        : "Check that pgdp 0.3 or later is installed in this database (ALTER EXTENSION pgdp UPDATE).");
+        ereport(LOG, (errmsg("pgdp ledger: charge for role %u failed: %s", request.role, error->message)));
+        FreeErrorData(error);
+    }
+    PG_END_TRY();
+}
+
 // One transaction for the batch; on any error every request of the batch fails (nothing of it is
 // committed, so nothing is charged, and nothing is released).
 void process(Taken* batch, int count) {
@@ -341,7 +395,7 @@ void process(Taken* batch, int count) {
         prepare_plans();
         for (int i = 0; i < count; ++i) {
             CommandCounterIncrement();
-            charge(batch[i].request);
+            charge_isolated(batch[i].request);
         }
         SPI_finish();
         PopActiveSnapshot();
@@ -350,6 +404,7 @@ void process(Taken* batch, int count) {
     PG_CATCH();
     {
         MemoryContextSwitchTo(batch_context);
+        EmitErrorReport();
         ErrorData* error = CopyErrorData();
         FlushErrorState();
         AbortCurrentTransaction();
@@ -361,7 +416,10 @@ void process(Taken* batch, int count) {
                         "UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
-        lock_budget = check_budget = spend_budget = record_release = next_charge_id = nullptr;
+        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &spend_budget, &record_release, &next_charge_id}) {
+            if (*plan != nullptr) SPI_freeplan(*plan);
+            *plan = nullptr;
+        }
         FreeErrorData(error);
     }
     PG_END_TRY();
@@ -383,7 +441,9 @@ extern "C" void pgdp_ledger_main(Datum main_arg) {
     // The server's durability, not any session's: the charge must be on disk before a release.
     SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("statement_timeout", "0", PGC_SUSET, PGC_S_OVERRIDE);
-    SetConfigOption("lock_timeout", "0", PGC_SUSET, PGC_S_OVERRIDE);
+    // A budget row locked by an open admin transaction fails that role's charge after 1 s instead
+    // of stalling every charge of the database.
+    SetConfigOption("lock_timeout", "1000", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("default_transaction_read_only", "off", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("search_path", "pg_catalog", PGC_SUSET, PGC_S_OVERRIDE);
     pgstat_report_appname("pgdp ledger");

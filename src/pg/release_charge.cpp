@@ -40,6 +40,7 @@ struct SiteList {
 // context goes away: normal end, error or abort).
 struct Authorization {
     Authorization* next;
+    const EState* estate;  // the execution it belongs to
     int count;
     struct Entry {
         Aggref* aggref;
@@ -221,6 +222,7 @@ Authorization* new_authorization(QueryDesc* query) {
     callback->func = unlink_authorization;
     callback->arg = authorization;
     MemoryContextRegisterResetCallback(context, callback);
+    authorization->estate = query->estate;
     authorization->next = active_authorizations;
     active_authorizations = authorization;
     return authorization;
@@ -366,9 +368,10 @@ void install_charge_hook() {
     ExecutorStart_hook = charging_executor_start;
 }
 
-void require_charge(Aggref* final_aggref, const Parameters& parameters) {
+void require_charge(const EState* estate, Aggref* final_aggref, const Parameters& parameters) {
     for (const Authorization* authorization = active_authorizations; authorization != nullptr;
          authorization = authorization->next) {
+        if (authorization->estate != estate) continue;  // nested executions of one cached plan
         for (int i = 0; i < authorization->count; ++i) {
             const auto& entry = authorization->entries[i];
             if (entry.aggref != final_aggref) continue;

@@ -7,6 +7,7 @@
 #include "pg/postgres_headers.hpp"
 
 extern "C" {
+#include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
 }
 
@@ -17,8 +18,8 @@ namespace pgdp::pg {
 void install_charge_hook();
 
 // Fails with an error unless final_aggref (AggGetAggref in a final function) belongs to a call
-// site charged with exactly these parameters in a running query of this backend (or, in a
-// parallel worker, of its leader).
-void require_charge(Aggref* final_aggref, const Parameters& parameters);
+// site charged with exactly these parameters for the execution `estate` (the AggState's) of this
+// backend (or, in a parallel worker, adopted from its leader).
+void require_charge(const EState* estate, Aggref* final_aggref, const Parameters& parameters);
 
 }  // namespace pgdp::pg
