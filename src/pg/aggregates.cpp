@@ -76,23 +76,18 @@ struct FinalCache {  // over-aligned (Boost rationals): see allocate_final_cache
     pgdp::ReleasePlan count_plan;  // dp_mean and dp_count
 };
 
-// In a Finalize Aggregate (parallel plans) the call's arguments are those of the partial
-// aggregate further down the plan (aggregate_call.hpp, partial_origin).
-Aggref* original_aggref(FunctionCallInfo fcinfo, Aggref* aggref) {
-    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) return aggref;
-    return pgdp::pg::partial_origin(castNode(AggState, fcinfo->context)->ss.ps.plan, aggref);
-}
-
 // Reads, validates and caches the call's parameters (first call of this call site).
 Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval = false) {
     if (fcinfo->flinfo->fn_extra != nullptr) return static_cast<Parameters*>(fcinfo->flinfo->fn_extra);
-    Aggref* aggref = original_aggref(fcinfo, AggGetAggref(fcinfo));
+    Aggref* aggref = AggGetAggref(fcinfo);
     if (aggref == nullptr || !IsA(fcinfo->context, AggState)) {
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("pgdp aggregates cannot be used as window functions"),
                         errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
     }
     AggState* aggstate = castNode(AggState, fcinfo->context);
+    // In a Finalize Aggregate the arguments are those of the partial aggregate down the plan.
+    aggref = pgdp::pg::partial_origin(aggstate->ss.ps.plan, aggref);
     const ArgumentContext context{aggstate->ss.ps.ps_ExprContext, &aggstate->ss.ps, nullptr};
     const Parameters parameters = read_parameters(aggref, kind, with_interval, context);
     auto* cached = static_cast<Parameters*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Parameters)));
@@ -322,8 +317,7 @@ Datum release_record(FunctionCallInfo fcinfo, const Release& release, const Para
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("dp_release must be returned as a record")));
     }
     descriptor = BlessTupleDesc(descriptor);
-    const char* name = mechanism == pgdp::Mechanism::Gaussian ? "gaussian"
-                       : mechanism == pgdp::Mechanism::TruncatedLaplace ? "tlap" : "laplace";
+    const char* name = pgdp::mechanism_name(mechanism).data();  // a string literal
     Datum values[6] = {Float8GetDatum(release.value), Float8GetDatum(release.ci_lower),
                        Float8GetDatum(release.ci_upper), Float8GetDatum(release.noise_sd),
                        Float8GetDatum(parameters.alpha), CStringGetTextDatum(name)};

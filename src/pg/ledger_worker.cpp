@@ -36,6 +36,7 @@ extern "C" {
 
 #include "core/budget_accounting.hpp"
 #include "core/release_plan.hpp"
+#include "pg/cpp_boundary.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -286,7 +287,10 @@ void charge(RequestSlot& request) {
     const char* basic_epsilon = column_text(0, 6);
     const char* basic_delta = column_text(0, 7);
     const double mu2_after = mu2_added > 0.0 ? pgdp::add_rounded_up(mu2_before, mu2_added) : mu2_before;
-    const bool fits = basic_fits && pgdp::gaussian_part_fits(mu2_after, epsilon_room, delta_room);
+    bool fits = basic_fits;
+    // The core may throw (invalid profile arguments): behind the barrier, the error fails this
+    // request's subtransaction instead of escaping into PostgreSQL.
+    if (fits) PGDP_GUARDED(fits = pgdp::gaussian_part_fits(mu2_after, epsilon_room, delta_room));
     if (!fits) {
         const char* gaussian =
             mu2_after > 0.0 ? psprintf(", Gaussian releases composed to sensitivity/sigma %.6g", std::sqrt(mu2_after)) : "";
@@ -321,9 +325,8 @@ void charge(RequestSlot& request) {
         const bool gaussian_part = gaussian_accounting && item.gaussian_mu2 > 0.0;
         char aggregate[sizeof item.aggregate + 1];
         snprintf(aggregate, sizeof aggregate, "%s", item.aggregate);
-        const char* mechanism = item.mechanism == static_cast<int32>(pgdp::Mechanism::Gaussian) ? "gaussian"
-                                : item.mechanism == static_cast<int32>(pgdp::Mechanism::TruncatedLaplace) ? "tlap"
-                                                                                                       : "laplace";
+        // Names are string literals: data() is NUL-terminated.
+        const char* mechanism = pgdp::mechanism_name(static_cast<pgdp::Mechanism>(item.mechanism)).data();
         Datum args[13] = {role_datum,
                           Int64GetDatum(charge_id),
                           CStringGetTextDatum(aggregate),
