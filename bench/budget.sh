@@ -107,14 +107,8 @@ if [ -n "${PGDP_DSN:-}" ]; then
     trap 'exit 130' INT TERM
 else
     PGDP_CLEANUP_DIRS+=("$work")
-    trap cleanup EXIT
-    trap 'exit 130' INT TERM
-    ensure_deps
-    check_toolchain
-    build_extension
-    install_extension
     printf '%s\n' "$SERVER_CONF" >"$work/bench.conf"
-    start_cluster "$work/bench.conf"
+    throwaway_server "$work/bench.conf"
     PGBENCH="$PG_BINDIR/pgbench"
     psql_cmd=("$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1)
     analyst_conn=(-U "$ANALYST")

@@ -8,6 +8,8 @@
 #                           run by an unprivileged user, removed on exit; CONF is appended to
 #                           postgresql.conf through an include. Exports PGHOST PGPORT PGUSER PGDATABASE.
 #   stop_cluster            stop and remove it now (also done by the EXIT trap)
+#   throwaway_server [CONF] everything the demo and the benchmarks need from nothing: packages,
+#                           build, install, cleanup traps, start_cluster CONF
 
 PGDP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PG_MAJOR=15
@@ -197,4 +199,16 @@ print_server_log() {
         echo "---- server log ($PGDP_TMP/server.log, last 100 lines) ----" >&2
         tail -n 100 "$PGDP_TMP/server.log" >&2 || true
     fi
+}
+
+# The demo's and the benchmarks' own server: install what is missing, build and install pgdp,
+# arm the cleanup traps and start a throwaway cluster with CONF (see start_cluster).
+throwaway_server() {
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    ensure_deps
+    check_toolchain
+    build_extension
+    install_extension
+    start_cluster "${1:-}"
 }

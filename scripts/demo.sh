@@ -28,13 +28,7 @@ if [ -n "${PGDP_DSN:-}" ]; then
     log "using the existing server of PGDP_DSN"
     psql_cmd=(psql -X -v ON_ERROR_STOP=1 "$PGDP_DSN")
 else
-    ensure_deps
-    check_toolchain
-    build_extension
-    install_extension
-    trap cleanup EXIT
-    trap 'exit 130' INT TERM
-    start_cluster "$PGDP_ROOT/demo/cluster.conf"   # defaults + shared_preload_libraries
+    throwaway_server "$PGDP_ROOT/demo/cluster.conf"   # defaults + shared_preload_libraries
     psql_cmd=("$PG_BINDIR/psql" -X -v ON_ERROR_STOP=1)
 fi
 
