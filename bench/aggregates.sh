@@ -30,13 +30,15 @@ TABLE=pgdp_bench_agg
 
 # Server settings of the throwaway cluster (2-core, 24 GB machine): the table (~0.6 GB at 10M
 # rows) stays in shared_buffers, hash aggregates never spill, no JIT, no checkpoint or autovacuum
-# during the measurements.
-SERVER_CONF='shared_buffers = 2GB
+# during the measurements. pgdp is preloaded: every release is charged to the ledger (0.3), and
+# that cost is part of what is measured.
+SERVER_CONF='shared_preload_libraries = '"'"'pgdp'"'"'
+shared_buffers = 2GB
 work_mem = 256MB
 maintenance_work_mem = 1GB
 effective_cache_size = 16GB
 jit = off
-max_worker_processes = 8
+max_worker_processes = 12
 max_parallel_workers = 4
 max_parallel_workers_per_gather = 2
 max_wal_size = 16GB
@@ -69,14 +71,8 @@ if [ -n "${PGDP_DSN:-}" ]; then
     trap 'exit 130' INT TERM
 else
     PGDP_CLEANUP_DIRS+=("$work")
-    trap cleanup EXIT
-    trap 'exit 130' INT TERM
-    ensure_deps
-    check_toolchain
-    build_extension
-    install_extension
     printf '%s\n' "$SERVER_CONF" >"$work/bench.conf"
-    start_cluster "$work/bench.conf"
+    throwaway_server "$work/bench.conf"
     psql_cmd=("$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1)
 fi
 
@@ -86,6 +82,13 @@ fail() { [ -z "${PGDP_DSN:-}" ] && print_server_log; die "$*"; }
 psql_run -c 'CREATE EXTENSION IF NOT EXISTS pgdp' || fail "CREATE EXTENSION pgdp failed"
 [ "$(psql_run -Atc "SELECT to_regprocedure('dp_sum(float8, float8, float8, float8, float8)') IS NOT NULL")" = t ] \
     || die "dp_sum not found: pgdp is older than 0.2 there (ALTER EXTENSION pgdp UPDATE)"
+[ "$(psql_run -Atc "SELECT to_regclass('pgdp.budgets') IS NOT NULL AND pgdp.ledger_ready()")" = t ] \
+    || die "releases cannot be charged there: pgdp 0.3 and shared_preload_libraries = 'pgdp' are needed"
+# Every release is charged to the session user: give it a budget if it has none (needs an admin).
+if [ "$(psql_run -Atc "SELECT count(*) FROM pgdp.my_budget")" = 0 ]; then
+    psql_run -c "SELECT pgdp.set_budget(session_user::regrole, 1e15, 0.5)" >/dev/null \
+        || die "the benchmark's role has no budget and could not get one (run as a pgdp admin)"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # Machine and server.
