@@ -177,7 +177,6 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated) {
         case T_CustomScan:
             foreach (cell, castNode(CustomScan, plan)->custom_plans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), true);
             break;
-        case T_ModifyTable:
         default:
             walk_plan(walk, plan->lefttree, repeated);
             walk_plan(walk, plan->righttree, repeated);
