@@ -13,7 +13,8 @@
 
 PGDP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PG_MAJOR=15
-PG_BINDIR="/usr/lib/postgresql/${PG_MAJOR}/bin"
+# PGDP_PG_BINDIR: another (relocated) PostgreSQL 15 installation to build and test against.
+PG_BINDIR="${PGDP_PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR}/bin}"
 PG_CONFIG="${PG_BINDIR}/pg_config"
 export PG_CONFIG
 MAKE_JOBS="${MAKE_JOBS:-2}"
