@@ -22,7 +22,7 @@ CREATE ROLE budget_carol;
 CREATE ROLE budget_admin;
 CREATE ROLE budget_team;
 GRANT budget_team TO budget_alice;
-GRANT SELECT ON visits TO budget_alice, budget_bob, budget_carol, budget_team;
+GRANT SELECT ON visits TO budget_alice, budget_bob, budget_carol, budget_team, budget_admin;
 
 -- Admin functions: set and raise budgets (superuser or a designated admin).
 SELECT role, accounting, epsilon_limit, delta_limit, epsilon_spent, epsilon_remaining, releases
@@ -81,13 +81,14 @@ SELECT pg_temp.error_of(q) FROM (VALUES
     ('TRUNCATE pgdp.ledger')) AS t(q);
 
 -- Which role pays: always the session user. SET ROLE to a role with a large budget changes
--- nothing (alice is a member of budget_team), nor does a SECURITY DEFINER function owned by it.
+-- nothing (alice is a member of budget_team), nor does a SECURITY DEFINER function owned by a pgdp
+-- admin (functions of other roles may not release at all: sql/release_authority.sql).
 SET ROLE budget_team;
 SELECT dp_count(0.25) > 0 AS released_as_team FROM visits;
 RESET ROLE;
 RESET SESSION AUTHORIZATION;
 CREATE FUNCTION team_count() RETURNS bigint LANGUAGE sql SECURITY DEFINER AS 'SELECT dp_count(0.25) FROM visits';
-ALTER FUNCTION team_count() OWNER TO budget_team;
+ALTER FUNCTION team_count() OWNER TO budget_admin;
 SET SESSION AUTHORIZATION budget_alice;
 SELECT team_count() > 0 AS released_by_definer;
 SELECT current_user, session_user, epsilon_spent, releases FROM pgdp.my_budget;
@@ -190,7 +191,7 @@ WHERE role IN ('budget_bob', 'budget_carol') GROUP BY 1, 2, 3 ORDER BY 1::text, 
 -- Clean up (the ledger keeps the rows of dropped roles).
 DROP FUNCTION team_count();
 DROP FUNCTION pg_temp.counted_by(float8);
-REVOKE SELECT ON visits FROM budget_alice, budget_bob, budget_carol, budget_dave, budget_team;
+REVOKE SELECT ON visits FROM budget_alice, budget_bob, budget_carol, budget_dave, budget_team, budget_admin;
 SELECT pgdp.revoke_admin('budget_admin');
 DROP TABLE visits;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'budget\_%';

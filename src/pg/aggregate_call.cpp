@@ -2,6 +2,7 @@
 
 extern "C" {
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
@@ -30,26 +31,65 @@ int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 
 [[noreturn]] void refuse_varying(const char* name) {
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                     errmsg("%s must be a constant or a query parameter", name),
+                    errdetail("pgdp evaluates privacy parameters once, before any row is read; only literals, "
+                              "bind parameters and PostgreSQL's built-in immutable functions and operators are "
+                              "accepted (no column, subquery, setting or user-defined function)."),
                     errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
                             "use a literal or a bind parameter such as $1, not a column.")));
 }
 
-// True if the expression may differ between rows or depend on the data: a column, an aggregate,
-// a subquery (an uncorrelated subquery such as (SELECT max(x) FROM t) would make a bound or
-// epsilon depend on the data), or a parameter other than a bind parameter ($1).
-bool depends_on_data(Node* node, void* context) {
+// Privacy parameters are evaluated once per execution and process, in ExecutorStart (the charge
+// in the leader; parallel workers evaluate them for their partial aggregates). Every process must
+// get the same values, so an expression is accepted only if its value is a function of the plan's
+// constants and the bind parameters alone: constants, bind parameters ($1) and PostgreSQL's own
+// immutable functions and operators over built-in types. A user's IMMUTABLE label is no promise
+// (a plpgsql function can count its calls), so no user-defined function, operator, type, domain
+// or cast is evaluated; columns, aggregates, subqueries (their value depends on the data), window
+// functions and other parameters are refused. docs/privacy.md "Privacy parameters".
+bool is_builtin(Oid oid) { return oid < FirstNormalObjectId; }
+
+bool builtin_function_checker(Oid function, void*) { return !is_builtin(function); }
+
+bool not_deterministic(Node* node, void* context) {
     if (node == nullptr) return false;
-    if (IsA(node, Var) || IsA(node, Aggref) || IsA(node, SubLink) || IsA(node, SubPlan) ||
-        IsA(node, AlternativeSubPlan) || IsA(node, WindowFunc)) {
-        return true;
+    switch (nodeTag(node)) {
+        case T_Const:
+        case T_List:
+            break;
+        case T_Param:
+            if (castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
+            break;
+        case T_FuncExpr:
+        case T_OpExpr:
+        case T_DistinctExpr:
+        case T_NullIfExpr:
+        case T_ScalarArrayOpExpr:
+        case T_CoerceViaIO:
+        case T_RelabelType:
+        case T_BoolExpr:
+        case T_NullTest:
+        case T_BooleanTest:
+        case T_CaseExpr:
+        case T_CaseWhen:
+        case T_CaseTestExpr:
+        case T_CoalesceExpr:
+        case T_MinMaxExpr:
+        case T_ArrayExpr:
+            break;
+        default:
+            return true;  // Var, Aggref, SubLink, SubPlan, WindowFunc, CoerceToDomain, RowExpr, ...
     }
-    if (IsA(node, Param) && castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
-    // expression_tree_walker takes an old-style bool (*)(); casting through void (*)() is the
-    // sanctioned way to silence -Wcast-function-type.
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(depends_on_data)), context);
+    // Built-in types only: input/output and comparison functions of user types are user code.
+    if (!IsA(node, List) && !is_builtin(exprType(node))) return true;
+    if (IsA(node, ScalarArrayOpExpr) && !is_builtin(castNode(ScalarArrayOpExpr, node)->opfuncid)) return true;
+    // Every function the node calls (operators, casts, I/O coercions) must be built in.
+    if (check_functions_in_node(node, builtin_function_checker, nullptr)) return true;
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(not_deterministic)),
+                                  context);
 }
 
-// Evaluates the index-th argument expression of the call, which must not depend on the row.
+// Evaluates the index-th argument expression of the call (before execution: bind parameters
+// from context.params); refuses expressions that are not deterministic (above).
 Datum constant_argument(Aggref* aggref, int index, const char* name, const ArgumentContext& context, bool* is_null) {
     if (index >= list_length(aggref->args)) refuse_varying(name);
     Expr* expression = list_nth_node(TargetEntry, aggref->args, index)->expr;
@@ -57,14 +97,11 @@ Datum constant_argument(Aggref* aggref, int index, const char* name, const Argum
         *is_null = castNode(Const, expression)->constisnull;
         return castNode(Const, expression)->constvalue;
     }
-    // Immutable expressions of constants and bind parameters only: a stable function (say
-    // current_setting()) could return another value in the transition function, the final
-    // function and the charging hook of one query.
-    if (depends_on_data((Node*)expression, nullptr) || contain_mutable_functions((Node*)expression)) {
+    // contain_mutable_functions also catches built-in stable functions such as current_setting().
+    if (not_deterministic((Node*)expression, nullptr) || contain_mutable_functions((Node*)expression)) {
         refuse_varying(name);
     }
-    ExprState* state = context.parent != nullptr ? ExecInitExpr(expression, context.parent)
-                                                 : ExecInitExprWithParams(expression, context.params);
+    ExprState* state = ExecInitExprWithParams(expression, context.params);
     return ExecEvalExprSwitchContext(state, context.econtext, is_null);
 }
 
@@ -164,13 +201,17 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
     const Plan* plan = agg_plan != nullptr ? outerPlan(agg_plan) : nullptr;
     Expr* expression = linitial_node(TargetEntry, aggref->args)->expr;
     for (int depth = 0; depth < 64 && plan != nullptr; ++depth) {
-        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
         if (!IsA(expression, Var) || castNode(Var, expression)->varattno < 1 ||
             castNode(Var, expression)->varattno > list_length(plan->targetlist)) {
             break;
         }
         expression = list_nth_node(TargetEntry, plan->targetlist, castNode(Var, expression)->varattno - 1)->expr;
-        if (IsA(expression, Aggref)) return castNode(Aggref, expression);
+        if (IsA(expression, Aggref)) {
+            // The partial aggregate must compute the same function (CREATE AGGREGATE cannot make a
+            // combining call read another aggregate's state, but check rather than assume).
+            if (castNode(Aggref, expression)->aggfnoid != aggref->aggfnoid || !IsA(plan, Agg)) break;
+            return castNode(Aggref, expression);
+        }
         plan = outerPlan(plan);
     }
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -30,15 +30,15 @@ struct Parameters {
     double alpha;  // the *_ci aggregates: P(noise outside the interval) <= alpha; else 0
 };
 
-// Where the argument expressions are evaluated: inside a running aggregate (parent = the AggState,
-// its ExprContext) or before execution (parent = nullptr, bind parameters from params).
+// Where the argument expressions are evaluated: before execution (ExecutorStart), with the
+// query's bind parameters.
 struct ArgumentContext {
     ExprContext* econtext;
-    PlanState* parent;
     ParamListInfo params;
 };
 
-// Reads and validates the parameters of the call (ereport on a varying or invalid argument).
+// Reads and validates the parameters of the call (ereport on a non-deterministic or invalid
+// argument: see not_deterministic in aggregate_call.cpp).
 Parameters read_parameters(Aggref* aggref, AggregateKind kind, bool with_interval, const ArgumentContext& context);
 
 bool is_integer_type(Oid type);

@@ -35,21 +35,23 @@ extern "C" {
 namespace {
 
 using pgdp::pg::AggregateKind;
-using pgdp::pg::ArgumentContext;
 using pgdp::pg::Parameters;
 using pgdp::pg::build_plans;
 using pgdp::pg::is_integer_type;
-using pgdp::pg::read_parameters;
 
 // The running state: rows seen (non-NULL, non-NaN values; every row for dp_count) and the total of
 // clamped values in units of 2^unit_exponent.
 // palloc guarantees only MAXALIGN (8-byte) alignment, so the 128-bit total is kept as two
 // 64-bit halves rather than as an __int128 member (which the compiler may access with 16-byte
 // aligned instructions).
+// lower and upper: the bounds the state was computed with, checked when parallel workers' partial
+// states are combined (a worker evaluates the parameters itself; they must be the charged ones).
 struct ClampedState {
     int64 rows;
     uint64 total_low;
     int64 total_high;
+    double lower;
+    double upper;
 
     __int128 total() const {
         return static_cast<__int128>(total_high) * (static_cast<__int128>(1) << 64) +
@@ -63,33 +65,28 @@ struct ClampedState {
 };
 static_assert(alignof(ClampedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
 
-constexpr uint8 kStateFormatVersion = 1;
-constexpr int kSerializedStateSize = 1 + 8 + 16;
+constexpr uint8 kStateFormatVersion = 2;
+constexpr int kSerializedStateSize = 1 + 8 + 16 + 8 + 8;
 
 // The release plans of a final function call site, built once and destroyed with fn_mcxt.
 struct FinalCache {  // over-aligned (Boost rationals): see allocate_final_cache
     Parameters parameters;
     bool planned;
-    bool charged;            // require_charge passed for this call site
     int plain_final_calls;   // final calls of a plain (ungrouped) aggregate
     pgdp::ReleasePlan value_plan;  // the (centred) sum
     pgdp::ReleasePlan count_plan;  // dp_mean and dp_count
 };
 
-// Reads, validates and caches the call's parameters (first call of this call site).
-Parameters* parameters_of(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval = false) {
+// The call's parameters as evaluated before the execution started (release_charge.hpp), cached
+// per call site; transition and final functions never evaluate them again.
+const Parameters* parameters_of(FunctionCallInfo fcinfo, bool final_call) {
     if (fcinfo->flinfo->fn_extra != nullptr) return static_cast<Parameters*>(fcinfo->flinfo->fn_extra);
-    Aggref* aggref = AggGetAggref(fcinfo);
-    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) {
+    if (AggGetAggref(fcinfo) == nullptr || !IsA(fcinfo->context, AggState)) {
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("pgdp aggregates cannot be used as window functions"),
                         errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
     }
-    AggState* aggstate = castNode(AggState, fcinfo->context);
-    // In a Finalize Aggregate the arguments are those of the partial aggregate down the plan.
-    aggref = pgdp::pg::partial_origin(aggstate->ss.ps.plan, aggref);
-    const ArgumentContext context{aggstate->ss.ps.ps_ExprContext, &aggstate->ss.ps, nullptr};
-    const Parameters parameters = read_parameters(aggref, kind, with_interval, context);
+    const Parameters& parameters = pgdp::pg::call_parameters(fcinfo, final_call);
     auto* cached = static_cast<Parameters*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Parameters)));
     *cached = parameters;
     fcinfo->flinfo->fn_extra = cached;
@@ -111,10 +108,17 @@ MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
     return context;
 }
 
-ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context) {
+ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context, const Parameters& parameters) {
     if (!PG_ARGISNULL(0)) return reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
     auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
+    state->lower = parameters.lower;
+    state->upper = parameters.upper;
     return state;
+}
+
+bool same_bounds(const ClampedState& state, const Parameters& parameters) {
+    return std::memcmp(&state.lower, &parameters.lower, sizeof(double)) == 0 &&
+           std::memcmp(&state.upper, &parameters.upper, sizeof(double)) == 0;
 }
 
 // The value as float8; NaN for NaN inputs (skipped by the caller).
@@ -149,10 +153,10 @@ void destroy_final_cache(void* argument) {
 }
 
 // The final function's cache: parameters (validated) and, once built, the release plans.
-FinalCache* final_cache_of(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval = false) {
+FinalCache* final_cache_of(FunctionCallInfo fcinfo) {
     auto* cache = static_cast<FinalCache*>(fcinfo->flinfo->fn_extra);
     if (cache != nullptr) return cache;
-    Parameters* parameters = parameters_of(fcinfo, kind, with_interval);  // sets fn_extra
+    const Parameters* parameters = parameters_of(fcinfo, true);  // sets fn_extra
     // palloc aligns to 8 bytes; FinalCache needs alignof(FinalCache), so over-allocate and align.
     char* raw = static_cast<char*>(
         MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FinalCache) + alignof(FinalCache)));
@@ -200,7 +204,7 @@ bool established(FunctionCallInfo fcinfo) {
     return !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr;
 }
 
-Datum clamped_transition(FunctionCallInfo fcinfo, bool with_interval) {
+Datum clamped_transition(FunctionCallInfo fcinfo) {
     const Parameters* p;
     ClampedState* state;
     if (established(fcinfo)) {
@@ -208,8 +212,8 @@ Datum clamped_transition(FunctionCallInfo fcinfo, bool with_interval) {
         state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
     } else {
         MemoryContext context = aggregate_context(fcinfo);
-        p = parameters_of(fcinfo, AggregateKind::Sum, with_interval);
-        state = state_of(fcinfo, context);
+        p = parameters_of(fcinfo, false);
+        state = state_of(fcinfo, context, *p);
     }
     if (!PG_ARGISNULL(1)) {
         const double value = value_as_double(fcinfo, p->value_type);
@@ -221,20 +225,20 @@ Datum clamped_transition(FunctionCallInfo fcinfo, bool with_interval) {
     PG_RETURN_POINTER(state);
 }
 
-Datum count_transition(FunctionCallInfo fcinfo, bool with_interval) {
+Datum count_transition(FunctionCallInfo fcinfo) {
     if (established(fcinfo)) {
         reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))->rows += 1;
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
     }
     MemoryContext context = aggregate_context(fcinfo);
-    (void)parameters_of(fcinfo, AggregateKind::Count, with_interval);
-    ClampedState* state = state_of(fcinfo, context);
+    const Parameters* p = parameters_of(fcinfo, false);
+    ClampedState* state = state_of(fcinfo, context, *p);
     state->rows += 1;
     PG_RETURN_POINTER(state);
 }
 
 const ClampedState* final_state(FunctionCallInfo fcinfo) {
-    static const ClampedState empty{0, 0, 0};
+    static const ClampedState empty{0, 0, 0, 0.0, 0.0};
     return PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
 }
 
@@ -337,15 +341,10 @@ Datum typed_value(const Release& release, Oid type, bool is_mean) {
 // The common part of every final function: parameters and plans (cached per call site), the
 // state (an empty one for a group without rows), the random source, and the release computed
 // behind the exception barrier. Only plain data is alive when an error is raised here.
-Release final_release(FunctionCallInfo fcinfo, AggregateKind kind, bool with_interval, FinalCache** cache_out) {
+Release final_release(FunctionCallInfo fcinfo, AggregateKind kind, FinalCache** cache_out) {
     (void)aggregate_context(fcinfo);
-    FinalCache* cache = final_cache_of(fcinfo, kind, with_interval);
-    if (!cache->charged) {
-        // Released only under a charge of this query (release_charge.hpp), once per call site.
-        pgdp::pg::require_charge(castNode(AggState, fcinfo->context)->ss.ps.state, AggGetAggref(fcinfo),
-                                 cache->parameters);
-        cache->charged = true;
-    }
+    // Released only for a call charged by this execution (release_charge.hpp).
+    FinalCache* cache = final_cache_of(fcinfo);
     // A plain aggregate has one group: a second final call means the executor computed it again
     // (a rescan), which would be a second release of one charge.
     if (castNode(Agg, castNode(AggState, fcinfo->context)->ss.ps.plan)->aggstrategy == AGG_PLAIN &&
@@ -391,12 +390,12 @@ PG_FUNCTION_INFO_V1(pgdp_mean_ci_final);
 PG_FUNCTION_INFO_V1(pgdp_count_ci_final);
 
 // (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
-Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo, false); }
+Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
 // The same with a trailing alpha, for dp_sum_ci and dp_mean_ci.
-Datum pgdp_clamped_ci_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo, true); }
+Datum pgdp_clamped_ci_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
 // (state, epsilon [, delta [, mechanism]]) for dp_count: every row counts.
-Datum pgdp_count_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo, false); }
-Datum pgdp_count_ci_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo, true); }
+Datum pgdp_count_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo); }
+Datum pgdp_count_ci_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo); }
 
 Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
     MemoryContext context = aggregate_context(fcinfo);
@@ -405,7 +404,16 @@ Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
     }
     const auto* other = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(1));
-    ClampedState* state = state_of(fcinfo, context);  // a fresh zeroed copy when arg 0 is NULL
+    const Parameters* p = fcinfo->flinfo->fn_extra != nullptr ? static_cast<const Parameters*>(fcinfo->flinfo->fn_extra)
+                                                                : parameters_of(fcinfo, false);
+    if (!same_bounds(*other, *p)) {
+        // Not reachable while parameters are deterministic (aggregate_call.cpp); refuse rather than
+        // release a total computed with other bounds than those charged.
+        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                        errmsg("a partial pgdp aggregate was computed with other bounds than those charged"),
+                        errhint("Report this query; run it with max_parallel_workers_per_gather = 0 meanwhile.")));
+    }
+    ClampedState* state = state_of(fcinfo, context, *p);  // a fresh copy with the bounds when arg 0 is NULL
     state->rows += other->rows;
     state->add(other->total());
     PG_RETURN_POINTER(state);
@@ -421,6 +429,8 @@ Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
     std::memcpy(data + 1, &state->rows, 8);
     std::memcpy(data + 9, &state->total_low, 8);
     std::memcpy(data + 17, &state->total_high, 8);
+    std::memcpy(data + 25, &state->lower, 8);
+    std::memcpy(data + 33, &state->upper, 8);
     PG_RETURN_BYTEA_P(out);
 }
 
@@ -438,6 +448,8 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
     std::memcpy(&state->rows, data + 1, 8);
     std::memcpy(&state->total_low, data + 9, 8);
     std::memcpy(&state->total_high, data + 17, 8);
+    std::memcpy(&state->lower, data + 25, 8);
+    std::memcpy(&state->upper, data + 33, 8);
     if (state->rows < 0) {
         ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp aggregate state (negative row count)")));
     }
@@ -446,37 +458,37 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
 
 Datum pgdp_sum_final(PG_FUNCTION_ARGS) {
     FinalCache* cache = nullptr;
-    const Release release = final_release(fcinfo, AggregateKind::Sum, false, &cache);
+    const Release release = final_release(fcinfo, AggregateKind::Sum, &cache);
     PG_RETURN_DATUM(typed_value(release, cache->parameters.value_type, false));
 }
 
 Datum pgdp_mean_final(PG_FUNCTION_ARGS) {
     FinalCache* cache = nullptr;
-    const Release release = final_release(fcinfo, AggregateKind::Mean, false, &cache);
+    const Release release = final_release(fcinfo, AggregateKind::Mean, &cache);
     PG_RETURN_DATUM(typed_value(release, cache->parameters.value_type, true));
 }
 
 Datum pgdp_count_final(PG_FUNCTION_ARGS) {
     FinalCache* cache = nullptr;
-    const Release release = final_release(fcinfo, AggregateKind::Count, false, &cache);
-    PG_RETURN_INT64(static_cast<int64>(release.value));
+    const Release release = final_release(fcinfo, AggregateKind::Count, &cache);
+    PG_RETURN_DATUM(typed_value(release, INT8OID, false));
 }
 
 Datum pgdp_sum_ci_final(PG_FUNCTION_ARGS) {
     FinalCache* cache = nullptr;
-    const Release release = final_release(fcinfo, AggregateKind::Sum, true, &cache);
+    const Release release = final_release(fcinfo, AggregateKind::Sum, &cache);
     PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->value_plan.mechanism));
 }
 
 Datum pgdp_mean_ci_final(PG_FUNCTION_ARGS) {
     FinalCache* cache = nullptr;
-    const Release release = final_release(fcinfo, AggregateKind::Mean, true, &cache);
+    const Release release = final_release(fcinfo, AggregateKind::Mean, &cache);
     PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->value_plan.mechanism));
 }
 
 Datum pgdp_count_ci_final(PG_FUNCTION_ARGS) {
     FinalCache* cache = nullptr;
-    const Release release = final_release(fcinfo, AggregateKind::Count, true, &cache);
+    const Release release = final_release(fcinfo, AggregateKind::Count, &cache);
     PG_RETURN_DATUM(release_record(fcinfo, release, cache->parameters, cache->count_plan.mechanism));
 }
 

@@ -7,7 +7,9 @@ extern "C" {
 }
 
 #include "pg/ledger_channel.hpp"
+#include "pg/plan_hook.hpp"
 #include "pg/release_charge.hpp"
+#include "pg/release_trust.hpp"
 #include "pg/strong_random.hpp"
 
 extern "C" {
@@ -28,6 +30,8 @@ void _PG_init(void) {
     // background workers); otherwise the hook refuses them (fail closed).
     if (process_shared_preload_libraries_in_progress) pgdp::pg::request_ledger_shared_memory();
     pgdp::pg::install_charge_hook();
+    pgdp::pg::install_plan_hook();
+    pgdp::pg::install_trust_hooks();
 }
 
 }

@@ -10,47 +10,58 @@ extern "C" {
 #include "utils/memutils.h"
 }
 
+#include <cmath>
 #include <cstring>
 
 #include "core/budget_accounting.hpp"
 #include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
+#include "pg/release_trust.hpp"
 
 namespace pgdp::pg {
 namespace {
 
 ExecutorStart_hook_type previous_executor_start = nullptr;
 
-// A final-phase pgdp aggregate call found in a plan.
+// Partial and final calls of at most kMaxReleasesPerQuery releases.
+constexpr int kMaxSites = 2 * kMaxReleasesPerQuery;
+
+// A pgdp aggregate call found in a plan: a final-phase call (a release) or the partial call of a
+// parallel aggregation (runs in parallel workers and the leader; releases nothing).
 struct Site {
-    Aggref* aggref;        // the final-phase Aggref (what AggGetAggref returns in the final function)
+    Aggref* aggref;        // as AggGetAggref returns it in the support functions
     const Plan* agg_plan;  // its Agg node
     AggregateIdentity identity;
+    bool final_phase;
     int multiplicity;      // grouping sets: each is a separate release of the call
     bool repeated;         // the executor may compute it more than once (rescans, replicated workers)
+    bool under_gather;     // computed by parallel workers
 };
 
 struct SiteList {
-    Site sites[kMaxReleasesPerQuery];
+    Site sites[kMaxSites];
     int count;
-    int releases;  // sum of multiplicities
+    int releases;  // sum of the final calls' multiplicities
 };
 
-// The charged call sites of one running query (allocated in its es_query_cxt, unlinked when that
-// context goes away: normal end, error or abort).
-struct Authorization {
-    Authorization* next;
-    const EState* estate;  // the execution it belongs to
+// The calls of one running execution with their parameters, evaluated once in ExecutorStart
+// (allocated in its es_query_cxt, unlinked when that context goes away: normal end, error or
+// abort). Support functions find their call by (execution, Agg node, aggno).
+struct ExecutionCalls {
+    ExecutionCalls* next;
+    const EState* estate;
     int count;
-    struct Entry {
-        Aggref* aggref;
-        ChargedSite site;
-    } entries[kMaxReleasesPerQuery];
+    struct Call {
+        int plan_node_id;
+        int aggno;
+        bool charged;  // a final call whose release the ledger committed
+        Parameters parameters;
+    } calls[kMaxSites];
 };
-Authorization* active_authorizations = nullptr;
+ExecutionCalls* running_executions = nullptr;
 
-void unlink_authorization(void* argument) {
-    for (Authorization** link = &active_authorizations; *link != nullptr; link = &(*link)->next) {
+void unlink_execution(void* argument) {
+    for (ExecutionCalls** link = &running_executions; *link != nullptr; link = &(*link)->next) {
         if (*link == argument) {
             *link = (*link)->next;
             return;
@@ -75,6 +86,7 @@ struct AggrefCollector {
     SiteList* list;
     const Agg* agg;
     bool repeated;
+    bool under_gather;
 };
 
 bool collect_aggrefs(Node* node, void* context) {
@@ -82,23 +94,23 @@ bool collect_aggrefs(Node* node, void* context) {
     if (IsA(node, Aggref)) {
         auto* collector = static_cast<AggrefCollector*>(context);
         Aggref* aggref = castNode(Aggref, node);
-        if (!DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit)) {
-            const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
-            bool seen = false;
-            for (int i = 0; i < collector->list->count; ++i) {
-                const Site& site = collector->list->sites[i];
-                // One release per distinct call: identical calls share aggno (computed once).
-                if (site.agg_plan == &collector->agg->plan && site.aggref->aggno == aggref->aggno) seen = true;
-            }
-            if (identity.is_pgdp && !seen) {
-                if (collector->list->count >= kMaxReleasesPerQuery) refuse_too_many();
-                const int multiplicity = grouping_set_count(collector->agg);
-                collector->list->sites[collector->list->count++] =
-                    Site{aggref, &collector->agg->plan, identity, multiplicity, collector->repeated};
-                collector->list->releases += multiplicity;
-            }
+        const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
+        bool seen = false;
+        for (int i = 0; i < collector->list->count; ++i) {
+            const Site& site = collector->list->sites[i];
+            // One release per distinct call: identical calls share aggno (computed once).
+            if (site.agg_plan == &collector->agg->plan && site.aggref->aggno == aggref->aggno) seen = true;
         }
-        return false;  // the arguments of a final-phase Aggref hold no other final-phase call
+        if (identity.is_pgdp && !seen) {
+            if (collector->list->count >= kMaxSites) refuse_too_many();
+            const bool final_phase = !DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
+            const int multiplicity = final_phase ? grouping_set_count(collector->agg) : 0;
+            collector->list->sites[collector->list->count++] = Site{aggref,        &collector->agg->plan,  identity,
+                                                                    final_phase,   multiplicity,           collector->repeated,
+                                                                    collector->under_gather};
+            collector->list->releases += multiplicity;
+        }
+        return false;  // the arguments of an Aggref hold no other aggregate of this Agg node
     }
     return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_aggrefs)),
                                   context);
@@ -110,59 +122,60 @@ struct PlanWalk {
     bool* visited_subplans;  // by plan_id - 1
 };
 
-void walk_plan(PlanWalk& walk, Plan* plan, bool repeated);
+void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather);
 
-void walk_subplan(PlanWalk& walk, int plan_id, bool repeated) {
+void walk_subplan(PlanWalk& walk, int plan_id, bool repeated, bool under_gather) {
     if (plan_id < 1 || plan_id > list_length(walk.statement->subplans) || walk.visited_subplans[plan_id - 1]) return;
     walk.visited_subplans[plan_id - 1] = true;
-    walk_plan(walk, static_cast<Plan*>(list_nth(walk.statement->subplans, plan_id - 1)), repeated);
+    walk_plan(walk, static_cast<Plan*>(list_nth(walk.statement->subplans, plan_id - 1)), repeated, under_gather);
 }
 
 // repeated: the executor may run this node more than once per query (inner side of a nested
 // loop, a correlated subquery, a recursive CTE's recursive term, per-participant copies under a
 // parallel Gather, ...). A pgdp aggregate computed there would be released more than once for
-// one charge, so such plans are refused.
-void walk_plan(PlanWalk& walk, Plan* plan, bool repeated) {
+// one charge, so such plans are refused. under_gather: run by parallel workers, where no final
+// function may release (only the backend that charged the query releases).
+void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
     if (plan == nullptr) return;
     check_stack_depth();
     ListCell* cell;
     // InitPlans run once per execution of their node (again only if their parameters change).
-    foreach (cell, plan->initPlan) walk_subplan(walk, castNode(SubPlan, lfirst(cell))->plan_id, repeated);
+    foreach (cell, plan->initPlan) walk_subplan(walk, castNode(SubPlan, lfirst(cell))->plan_id, repeated, under_gather);
     switch (nodeTag(plan)) {
         case T_Agg: {
-            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated};
+            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated, under_gather};
             collect_aggrefs((Node*)plan->targetlist, &collector);
             collect_aggrefs((Node*)plan->qual, &collector);
-            walk_plan(walk, plan->lefttree, repeated);
+            walk_plan(walk, plan->lefttree, repeated, under_gather);
             break;
         }
         case T_NestLoop:
-            walk_plan(walk, plan->lefttree, repeated);
-            walk_plan(walk, plan->righttree, true);  // rescanned for every outer row
+            walk_plan(walk, plan->lefttree, repeated, under_gather);
+            walk_plan(walk, plan->righttree, true, under_gather);  // rescanned for every outer row
             break;
         case T_RecursiveUnion:
-            walk_plan(walk, plan->lefttree, repeated);
-            walk_plan(walk, plan->righttree, true);  // run once per iteration
+            walk_plan(walk, plan->lefttree, repeated, under_gather);
+            walk_plan(walk, plan->righttree, true, under_gather);  // run once per iteration
             break;
         case T_Memoize:
-            walk_plan(walk, plan->lefttree, true);
+            walk_plan(walk, plan->lefttree, true, under_gather);
             break;
         case T_Gather:
         case T_GatherMerge: {
             // Below a Gather every participant runs its own copy of the plan; only a single-copy
             // Gather (force_parallel_mode) runs it once.
             const bool single_copy = IsA(plan, Gather) && castNode(Gather, plan)->single_copy;
-            walk_plan(walk, plan->lefttree, repeated || !single_copy);
+            walk_plan(walk, plan->lefttree, repeated || !single_copy, true);
             break;
         }
         case T_Append:
-            foreach (cell, castNode(Append, plan)->appendplans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated);
+            foreach (cell, castNode(Append, plan)->appendplans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated, under_gather);
             break;
         case T_MergeAppend:
-            foreach (cell, castNode(MergeAppend, plan)->mergeplans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated);
+            foreach (cell, castNode(MergeAppend, plan)->mergeplans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated, under_gather);
             break;
         case T_SubqueryScan:
-            walk_plan(walk, castNode(SubqueryScan, plan)->subplan, repeated);
+            walk_plan(walk, castNode(SubqueryScan, plan)->subplan, repeated, under_gather);
             break;
         case T_CteScan: {
             // A CTE is computed once and read from its tuplestore, unless it depends on an outer
@@ -171,15 +184,15 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated) {
             const Plan* cte = id >= 1 && id <= list_length(walk.statement->subplans)
                                   ? static_cast<Plan*>(list_nth(walk.statement->subplans, id - 1))
                                   : nullptr;
-            walk_subplan(walk, id, repeated && cte != nullptr && !bms_is_empty(cte->extParam));
+            walk_subplan(walk, id, repeated && cte != nullptr && !bms_is_empty(cte->extParam), under_gather);
             break;
         }
         case T_CustomScan:
-            foreach (cell, castNode(CustomScan, plan)->custom_plans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), true);
+            foreach (cell, castNode(CustomScan, plan)->custom_plans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), true, under_gather);
             break;
         default:
-            walk_plan(walk, plan->lefttree, repeated);
-            walk_plan(walk, plan->righttree, repeated);
+            walk_plan(walk, plan->lefttree, repeated, under_gather);
+            walk_plan(walk, plan->righttree, repeated, under_gather);
             break;
     }
 }
@@ -189,42 +202,44 @@ void find_sites(PlannedStmt* statement, SiteList* list) {
     list->releases = 0;
     const int subplans = list_length(statement->subplans);
     PlanWalk walk{statement, list, static_cast<bool*>(palloc0(sizeof(bool) * (subplans + 1)))};
-    walk_plan(walk, statement->planTree, false);
+    walk_plan(walk, statement->planTree, false, false);
     // Subplans reached neither as InitPlans nor as CTEs are expression subqueries, which the
-    // executor may run once per row.
+    // executor may run once per row (and, if parallel safe, in parallel workers).
     for (int id = 1; id <= subplans; ++id) {
-        if (!walk.visited_subplans[id - 1]) walk_subplan(walk, id, true);
+        if (!walk.visited_subplans[id - 1]) walk_subplan(walk, id, true, true);
     }
     pfree(walk.visited_subplans);
 }
 
-ChargedSite charged_site(const Site& site, const Parameters& p) {
-    return ChargedSite{site.agg_plan->plan_node_id, site.aggref->aggno, site.aggref->aggfnoid,
-                       static_cast<int32>(p.mechanism), p.epsilon, p.delta, p.lower, p.upper, p.alpha};
-}
-
-bool same_site(const ChargedSite& a, const ChargedSite& b) {
-    return a.plan_node_id == b.plan_node_id && a.aggno == b.aggno && a.aggfnoid == b.aggfnoid;
-}
-
-bool same_parameters(const ChargedSite& site, const Parameters& p) {
-    // Bitwise equality of the doubles: the parameters are re-read from the same expressions.
-    return site.mechanism == static_cast<int32>(p.mechanism) && std::memcmp(&site.epsilon, &p.epsilon, 8) == 0 &&
-           std::memcmp(&site.delta, &p.delta, 8) == 0 && std::memcmp(&site.lower, &p.lower, 8) == 0 &&
-           std::memcmp(&site.upper, &p.upper, 8) == 0 && std::memcmp(&site.alpha, &p.alpha, 8) == 0;
-}
-
-Authorization* new_authorization(QueryDesc* query) {
+ExecutionCalls* register_execution(QueryDesc* query) {
     MemoryContext context = query->estate->es_query_cxt;
-    auto* authorization = static_cast<Authorization*>(MemoryContextAllocZero(context, sizeof(Authorization)));
+    auto* execution = static_cast<ExecutionCalls*>(MemoryContextAllocZero(context, sizeof(ExecutionCalls)));
     auto* callback = static_cast<MemoryContextCallback*>(MemoryContextAllocZero(context, sizeof(MemoryContextCallback)));
-    callback->func = unlink_authorization;
-    callback->arg = authorization;
+    callback->func = unlink_execution;
+    callback->arg = execution;
     MemoryContextRegisterResetCallback(context, callback);
-    authorization->estate = query->estate;
-    authorization->next = active_authorizations;
-    active_authorizations = authorization;
-    return authorization;
+    execution->estate = query->estate;
+    execution->next = running_executions;
+    running_executions = execution;
+    return execution;
+}
+
+// Failures that depend on the parameters alone are raised here, before the charge, not by the
+// final function after it (0.3 charged dp_count(1e-300) and then failed): the noise must be
+// representable in grid units with room for its tails (int64 draws; a Laplace scale of 2^56
+// units exceeds int64 with probability e^-64) and in value units as a finite double.
+void check_release_range(const pgdp::ReleasePlan& plan, const char* aggregate) {
+    const double largest_units = std::ldexp(1.0, 56);
+    const double scale_units = plan.noise_scale / plan.granularity;
+    const bool too_large = !std::isfinite(plan.noise_scale) || plan.noise_scale > 1e300 ||
+                           !(scale_units <= largest_units) || static_cast<double>(plan.bound_int) > largest_units;
+    if (too_large) {
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("%s: epsilon and delta give noise too large to release (scale %g)", aggregate,
+                               plan.noise_scale),
+                        errdetail("The noise could not be represented; nothing was charged."),
+                        errhint("Use a larger epsilon (or delta); such a release would carry no information.")));
+    }
 }
 
 // The charge item of one call: its parameters and release plans (validated like the aggregate's).
@@ -233,9 +248,9 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
     item.epsilon = parameters.epsilon;
     item.delta = parameters.delta;
     std::strncpy(item.aggregate, site.identity.name, sizeof item.aggregate - 1);
+    pgdp::ReleasePlan value_plan{};
+    pgdp::ReleasePlan count_plan{};
     PGDP_GUARDED({
-        pgdp::ReleasePlan value_plan{};
-        pgdp::ReleasePlan count_plan{};
         build_plans(parameters, site.identity.kind, value_plan, count_plan);
         const pgdp::ReleasePlan& main = site.identity.kind == AggregateKind::Count ? count_plan : value_plan;
         item.mechanism = static_cast<int32>(main.mechanism);
@@ -253,47 +268,44 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
             item.gaussian_mu2 = mu2;
         }
     });
+    if (site.identity.kind != AggregateKind::Count) check_release_range(value_plan, site.identity.name);
+    if (site.identity.kind != AggregateKind::Sum) check_release_range(count_plan, site.identity.name);
     return item;
 }
 
-void charge_query(QueryDesc* query) {
-    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
-    find_sites(query->plannedstmt, list);
-    if (list->count == 0) {
-        pfree(list);
-        return;
-    }
-    if (IsParallelWorker()) {
-        // The leader charged the query; adopt its charged sites for the final functions that run
-        // here (a single-copy Gather). Sites without a match stay unauthorized (fail closed).
-        ChargedSite* published = static_cast<ChargedSite*>(palloc(sizeof(ChargedSite) * kMaxReleasesPerQuery));
-        const int count = leader_charged_sites(published, kMaxReleasesPerQuery);
-        Authorization* authorization = new_authorization(query);
-        for (int i = 0; i < list->count; ++i) {
-            const ChargedSite mine{list->sites[i].agg_plan->plan_node_id, list->sites[i].aggref->aggno,
-                                   list->sites[i].aggref->aggfnoid, 0, 0, 0, 0, 0, 0};
-            for (int j = 0; j < count; ++j) {
-                if (same_site(published[j], mine)) {
-                    authorization->entries[authorization->count++] = {list->sites[i].aggref, published[j]};
-                    break;
-                }
-            }
-        }
-        return;
-    }
-    for (int i = 0; i < list->count; ++i) {
-        if (list->sites[i].repeated) {
+[[noreturn]] void refuse_in_parallel_worker(const char* aggregate) {
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("%s cannot be computed in a parallel worker", aggregate),
+                    errdetail("Only the backend that charged a query releases its results; parallel workers compute "
+                              "partial aggregates only."),
+                    errhint("Do not call pgdp aggregates from PARALLEL SAFE functions run by parallel workers.")));
+}
+
+[[noreturn]] void refuse_outcome(const ChargeOutcome& outcome) {
+    int sqlstate = ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
+    if (outcome.code == ChargeOutcome::Exhausted) sqlstate = ERRCODE_CONFIGURATION_LIMIT_EXCEEDED;
+    if (outcome.code == ChargeOutcome::NoBudget) sqlstate = ERRCODE_INSUFFICIENT_PRIVILEGE;
+    ereport(ERROR, (errcode(sqlstate), errmsg("%s", outcome.message), errdetail("%s", outcome.detail),
+                    errhint("%s", outcome.hint)));
+}
+
+void check_executable(const SiteList& list) {
+    for (int i = 0; i < list.count; ++i) {
+        const Site& site = list.sites[i];
+        if (!site.final_phase) continue;
+        if (site.repeated) {
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                             errmsg("%s cannot be computed where the query may evaluate it more than once",
-                                   list->sites[i].identity.name),
+                                   site.identity.name),
                             errdetail("The aggregate is on the inner side of a nested loop, in a correlated or "
                                       "per-row subquery, in a recursive query, or under a parallel Gather; each "
                                       "evaluation would be a separate release of one charge."),
                             errhint("Compute the release once, e.g. in a MATERIALIZED CTE or a subquery in FROM "
                                     "that the planner does not rescan.")));
         }
+        if (site.under_gather) refuse_in_parallel_worker(site.identity.name);
     }
-    if (list->releases > kMaxReleasesPerQuery) refuse_too_many();
+    if (list.releases > kMaxReleasesPerQuery) refuse_too_many();
     if (RecoveryInProgress()) {
         ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
                         errmsg("pgdp releases are not possible on a hot standby"),
@@ -306,45 +318,60 @@ void charge_query(QueryDesc* query) {
                         errdetail("Without the ledger worker no release can be charged, so none is made."),
                         errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
     }
+}
 
-    // Parameters and plans, exactly as the final functions will see them; bind parameters come
-    // from the query's ParamListInfo.
+// ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
+// backend the final calls are charged before any row is read. A parallel worker computes partial
+// aggregates only: it evaluates their parameters (deterministic: aggregate_call.cpp) and refuses
+// any final call, including those of queries nested in functions it runs.
+void charge_query(QueryDesc* query) {
+    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
+    find_sites(query->plannedstmt, list);
+    if (list->count == 0) {
+        pfree(list);
+        return;
+    }
+    const bool in_worker = IsParallelWorker();
+    const char* first_release = nullptr;
+    for (int i = 0; i < list->count && first_release == nullptr; ++i) {
+        if (list->sites[i].final_phase) first_release = list->sites[i].identity.name;
+    }
+    if (in_worker && first_release != nullptr) refuse_in_parallel_worker(first_release);
+    if (!in_worker) {
+        require_release_context(first_release != nullptr ? first_release : list->sites[0].identity.name);
+        check_executable(*list);
+    }
+
+    // Parameters and plans; bind parameters come from the query's ParamListInfo.
     ExprContext* econtext = CreateStandaloneExprContext();
     econtext->ecxt_param_list_info = query->params;  // read by PARAM_EXTERN steps without paramCompile
-    const ArgumentContext arguments{econtext, nullptr, query->params};
+    const ArgumentContext arguments{econtext, query->params};
+    Parameters* parameters = static_cast<Parameters*>(palloc0(sizeof(Parameters) * list->count));
     ChargeItem* items = static_cast<ChargeItem*>(palloc0(sizeof(ChargeItem) * kMaxReleasesPerQuery));
-    ChargedSite* sites = static_cast<ChargedSite*>(palloc0(sizeof(ChargedSite) * list->count));
     int item_count = 0;
     for (int i = 0; i < list->count; ++i) {
         const Site& site = list->sites[i];
         Aggref* origin = partial_origin(site.agg_plan, site.aggref);
-        const Parameters parameters = read_parameters(origin, site.identity.kind, site.identity.with_interval, arguments);
-        const ChargeItem item = charge_item(site, parameters);
+        parameters[i] = read_parameters(origin, site.identity.kind, site.identity.with_interval, arguments);
+        if (!site.final_phase || in_worker) continue;
+        const ChargeItem item = charge_item(site, parameters[i]);
         for (int k = 0; k < site.multiplicity; ++k) items[item_count++] = item;
-        sites[i] = charged_site(site, parameters);
     }
     FreeExprContext(econtext, true);
 
-    const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
-                                                      query->sourceText, items, item_count);
-    switch (outcome.code) {
-        case ChargeOutcome::Charged:
-            break;
-        case ChargeOutcome::Exhausted:
-            ereport(ERROR, (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED), errmsg("%s", outcome.message),
-                            errdetail("%s", outcome.detail), errhint("%s", outcome.hint)));
-        case ChargeOutcome::NoBudget:
-            ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s", outcome.message),
-                            errdetail("%s", outcome.detail), errhint("%s", outcome.hint)));
-        default:
-            ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("%s", outcome.message),
-                            errdetail("%s", outcome.detail), errhint("%s", outcome.hint)));
+    if (item_count > 0) {
+        const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
+                                                          query->sourceText, items, item_count);
+        if (outcome.code != ChargeOutcome::Charged) refuse_outcome(outcome);
     }
-    Authorization* authorization = new_authorization(query);
-    for (int i = 0; i < list->count; ++i) authorization->entries[authorization->count++] = {list->sites[i].aggref, sites[i]};
-    if (query->plannedstmt->parallelModeNeeded) publish_charged_sites(sites, list->count);
+    ExecutionCalls* execution = register_execution(query);
+    for (int i = 0; i < list->count; ++i) {
+        const Site& site = list->sites[i];
+        execution->calls[execution->count++] = ExecutionCalls::Call{
+            site.agg_plan->plan_node_id, site.aggref->aggno, site.final_phase && !in_worker, parameters[i]};
+    }
+    pfree(parameters);
     pfree(items);
-    pfree(sites);
     pfree(list);
 }
 
@@ -354,8 +381,8 @@ void charging_executor_start(QueryDesc* query, int eflags) {
     } else {
         standard_ExecutorStart(query, eflags);
     }
-    // Plain EXPLAIN runs no final function: nothing to charge. EXPLAIN ANALYZE does run them and
-    // is charged like the query.
+    // Plain EXPLAIN runs no aggregate: nothing to charge. EXPLAIN ANALYZE does run them and is
+    // charged like the query.
     if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0) return;
     charge_query(query);
 }
@@ -367,18 +394,24 @@ void install_charge_hook() {
     ExecutorStart_hook = charging_executor_start;
 }
 
-void require_charge(const EState* estate, Aggref* final_aggref, const Parameters& parameters) {
-    for (const Authorization* authorization = active_authorizations; authorization != nullptr;
-         authorization = authorization->next) {
-        if (authorization->estate != estate) continue;  // nested executions of one cached plan
-        for (int i = 0; i < authorization->count; ++i) {
-            const auto& entry = authorization->entries[i];
-            if (entry.aggref != final_aggref) continue;
-            if (same_parameters(entry.site, parameters)) return;
-            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("the privacy parameters of a pgdp aggregate changed after they were charged"),
-                            errhint("Use constants or bind parameters, not settings or functions whose value can change "
-                                    "during the query.")));
+const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
+    if (final_call && IsParallelWorker()) {
+        // Not reached through charge_query (which refuses such plans): fail closed all the same.
+        refuse_in_parallel_worker("a pgdp aggregate");
+    }
+    Aggref* aggref = AggGetAggref(fcinfo);
+    if (aggref != nullptr && fcinfo->context != nullptr && IsA(fcinfo->context, AggState)) {
+        const AggState* aggstate = castNode(AggState, fcinfo->context);
+        const EState* estate = aggstate->ss.ps.state;
+        const int plan_node_id = aggstate->ss.ps.plan->plan_node_id;
+        for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+            if (execution->estate != estate) continue;  // nested executions of one cached plan
+            for (int i = 0; i < execution->count; ++i) {
+                const auto& call = execution->calls[i];
+                if (call.plan_node_id != plan_node_id || call.aggno != aggref->aggno) continue;
+                if (final_call && !call.charged) break;
+                return call.parameters;
+            }
         }
     }
     if (!ledger_attached()) {
@@ -386,9 +419,9 @@ void require_charge(const EState* estate, Aggref* final_aggref, const Parameters
                         errmsg("pgdp releases need pgdp in shared_preload_libraries"),
                         errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
     }
-    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp release was not charged"),
-                    errdetail("No running query of this session charged this aggregate call."),
-                    errhint("Run the aggregate in a plain query; report the plan if this persists.")));
+    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
+                    errdetail("No running query of this session registered this aggregate call before it started."),
+                    errhint("Use pgdp aggregates in plain queries; report the plan if this persists.")));
 }
 
 }  // namespace pgdp::pg

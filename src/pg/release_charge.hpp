@@ -1,15 +1,11 @@
-// Charging before release (docs/architecture.md "Budgets"): an ExecutorStart hook finds the pgdp
-// aggregate calls in the plan, evaluates their constant parameters, builds their release plans
-// and has the ledger worker commit the charge before the executor runs; the final functions then
-// release only for call sites charged in a query that is still running.
+// Charging before release (docs/architecture.md "Call sites and authorization"): an ExecutorStart
+// hook finds the pgdp aggregate calls in the plan, evaluates their privacy parameters once, and
+// in a backend (not a parallel worker) has the ledger worker commit the charge of every final
+// call before the executor runs. The aggregates' support functions then use exactly these
+// parameters, looked up by execution, Agg node and aggregate number.
 #pragma once
 
 #include "pg/postgres_headers.hpp"
-
-extern "C" {
-#include "nodes/execnodes.h"
-#include "nodes/primnodes.h"
-}
 
 #include "pg/aggregate_call.hpp"
 
@@ -17,9 +13,9 @@ namespace pgdp::pg {
 
 void install_charge_hook();
 
-// Fails with an error unless final_aggref (AggGetAggref in a final function) belongs to a call
-// site charged with exactly these parameters for the execution `estate` (the AggState's) of this
-// backend (or, in a parallel worker, adopted from its leader).
-void require_charge(const EState* estate, Aggref* final_aggref, const Parameters& parameters);
+// The parameters of the pgdp aggregate call that a transition, combine or final function (fcinfo,
+// called by an AggState) belongs to, as evaluated when its execution started. ereports if the call
+// was not registered; with final_call, also unless it was charged (never in a parallel worker).
+const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call);
 
 }  // namespace pgdp::pg

@@ -1,0 +1,93 @@
+-- Parallel workers never release (issue 8 part 1). 0.3 let a worker adopt the charged sites its
+-- leader had published in shared memory, never cleared: a PARALLEL SAFE function running a
+-- pgdp aggregate in a worker released for free, the exact value by averaging. Now only the
+-- backend that charged a query releases; workers compute partial aggregates, and any final
+-- call in a worker (the plan it was started for, or a query nested in a function it runs) is
+-- refused before it reads a row.
+SET client_min_messages = warning;
+CREATE TABLE par_staff AS
+    SELECT g AS id, (ARRAY['north', 'south', 'east', 'west'])[1 + g % 4] AS region, 20 + g % 45 AS age
+    FROM generate_series(1, 40000) g;
+ANALYZE par_staff;
+CREATE ROLE par_eve;
+CREATE ROLE par_none;
+GRANT SELECT ON par_staff TO par_eve, par_none;
+CREATE SCHEMA par_eve AUTHORIZATION par_eve;
+GRANT USAGE ON SCHEMA par_eve TO par_none;
+SELECT role FROM pgdp.set_budget('par_eve', 1);
+CREATE FUNCTION par_releases(r text) RETURNS text LANGUAGE sql AS
+  $$ SELECT format('%s releases, epsilon %s', releases, epsilon_spent) FROM pgdp.budgets WHERE role = r::regrole $$;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+
+SET SESSION AUTHORIZATION par_eve;
+CREATE FUNCTION par_eve.leak() RETURNS bigint LANGUAGE sql PARALLEL SAFE AS
+  $$ SELECT dp_count(0.5) FROM public.par_staff WHERE region = 'north' AND age < 30 $$;
+CREATE FUNCTION par_eve.leaky_filter(i int) RETURNS boolean LANGUAGE plpgsql PARALLEL SAFE AS
+  $$ BEGIN IF i = 1 THEN PERFORM dp_count(0.5) FROM public.par_staff; END IF; RETURN true; END $$;
+-- A charged parallel query: partial aggregates in the workers, one release by the leader.
+EXPLAIN (COSTS OFF) SELECT dp_count(0.25) FROM par_staff WHERE region = 'north' AND age < 30;
+SELECT dp_count(0.25) > 0 AS charged_parallel_release FROM par_staff WHERE region = 'north' AND age < 30;
+-- The 0.3 repro: the function in a worker under force_parallel_mode.
+SET force_parallel_mode = on;
+SELECT round(avg(v)) FROM (SELECT par_eve.leak() v FROM generate_series(1, 200)) s;
+RESET force_parallel_mode;
+-- A function in a Parallel Seq Scan filter (workers only: leader participation is off).
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_staff WHERE par_eve.leaky_filter(id);
+SELECT count(*) FROM par_staff WHERE par_eve.leaky_filter(id);
+RESET SESSION AUTHORIZATION;
+SELECT par_releases('par_eve') AS eve_after_attacks;
+
+-- A new session (maybe with the BackendId of the last one) of a role without budget: nothing
+-- published survives, nothing is adopted.
+\c -
+SET client_min_messages = warning;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET SESSION AUTHORIZATION par_none;
+SET force_parallel_mode = on;
+SELECT par_eve.leak();
+SELECT dp_count(0.25) FROM par_staff;
+RESET SESSION AUTHORIZATION;
+
+-- force_parallel_mode: the single-copy Gather it adds is kept off plans with pgdp aggregates
+-- (they run in the leader, charged once); other plans keep it.
+SET SESSION AUTHORIZATION par_eve;
+SET force_parallel_mode = on;
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT dp_count(0.25) FROM par_staff WHERE id < 10;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT dp_count(0.25) FROM (VALUES (1), (2)) v(x);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM (VALUES (1), (2)) v(x);
+SELECT dp_count(0.25) > -1000 AS forced_mode_release FROM (VALUES (1), (2)) v(x);
+RESET force_parallel_mode;
+RESET SESSION AUTHORIZATION;
+SELECT par_releases('par_eve') AS eve_final;
+
+-- Parallel and serial plans release the same exact totals (epsilon 1e6: noise far below 0.5):
+-- workers evaluate bound expressions themselves and must get the charged values.
+SELECT role FROM pgdp.set_budget('par_eve', 1e8);
+SET SESSION AUTHORIZATION par_eve;
+SET plan_cache_mode = force_generic_plan;
+PREPARE par_sum(float8) AS SELECT dp_sum(age, $1 * 10, $1 * 50, 1e6) AS released FROM par_staff;
+EXPLAIN (COSTS OFF) EXECUTE par_sum(1);
+EXECUTE par_sum(1) \gset parallel_
+SET max_parallel_workers_per_gather = 0;
+DEALLOCATE par_sum;
+PREPARE par_sum(float8) AS SELECT dp_sum(age, $1 * 10, $1 * 50, 1e6) AS released FROM par_staff;
+EXPLAIN (COSTS OFF) EXECUTE par_sum(1);
+EXECUTE par_sum(1) \gset serial_
+SELECT :parallel_released = sum(least(greatest(age, 10), 50)) AS parallel_exact,
+       :serial_released = sum(least(greatest(age, 10), 50)) AS serial_exact
+FROM par_staff;
+RESET SESSION AUTHORIZATION;
+
+DROP SCHEMA par_eve CASCADE;
+DROP FUNCTION par_releases(text);
+DROP TABLE par_staff;
+DROP ROLE par_eve, par_none;

@@ -1,0 +1,116 @@
+-- Who may spend a role's budget (issue 8 part 3; docs/privacy.md "Threat model"): only queries
+-- the session user issued, code that user owns, or code a pgdp admin owns. Every attempt below
+-- by one role (eve) to make another (bob) release into eve's hands, or pay for eve's releases,
+-- is refused before anything is charged; the legitimate patterns keep working.
+\set VERBOSITY default
+SET client_min_messages = warning;
+CREATE TABLE authz_data AS SELECT g AS id, g % 4 AS grp, (g * 37) % 1000 AS amount FROM generate_series(1, 2000) g;
+CREATE ROLE authz_eve;
+CREATE ROLE authz_bob;
+CREATE ROLE authz_admin;
+GRANT SELECT ON authz_data TO authz_eve, authz_bob, authz_admin;
+CREATE SCHEMA authz_eve AUTHORIZATION authz_eve;
+GRANT USAGE ON SCHEMA authz_eve TO authz_bob;
+SELECT role FROM pgdp.set_budget('authz_eve', 1);
+SELECT role FROM pgdp.set_budget('authz_bob', 10000000);
+SELECT role FROM pgdp.set_budget('authz_admin', 10);
+SELECT pgdp.designate_admin('authz_admin');
+CREATE FUNCTION authz_spent(r text) RETURNS text LANGUAGE sql AS
+  $$ SELECT format('%s releases, epsilon %s', releases, epsilon_spent) FROM pgdp.budgets WHERE role = r::regrole $$;
+
+-- Eve's objects, each making a release when bob touches them.
+SET SESSION AUTHORIZATION authz_eve;
+CREATE TABLE authz_eve.loot (who name, released bigint);
+GRANT INSERT ON authz_eve.loot TO PUBLIC;
+CREATE TABLE authz_eve.inbox (note text);
+GRANT INSERT ON authz_eve.inbox TO PUBLIC;
+CREATE FUNCTION authz_eve.steal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO authz_eve.loot SELECT session_user, dp_count(0.5) FROM public.authz_data WHERE grp = 1;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER steal AFTER INSERT ON authz_eve.inbox FOR EACH ROW EXECUTE FUNCTION authz_eve.steal();
+CREATE FUNCTION authz_eve.helper() RETURNS bigint LANGUAGE sql AS 'SELECT dp_count(0.5) FROM public.authz_data';
+CREATE FUNCTION authz_eve.definer() RETURNS bigint LANGUAGE sql SECURITY DEFINER AS 'SELECT dp_count(0.5) FROM public.authz_data';
+CREATE FUNCTION authz_eve.rows() RETURNS TABLE (n bigint) LANGUAGE sql STABLE AS 'SELECT dp_count(0.5) FROM public.authz_data';
+CREATE VIEW authz_eve.summary AS SELECT dp_count(0.5) AS n FROM public.authz_data;
+CREATE VIEW authz_eve.plain AS SELECT * FROM public.authz_data;
+CREATE PROCEDURE authz_eve.proc() LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO authz_eve.loot SELECT session_user, dp_count(0.5) FROM public.authz_data; END $$;
+CREATE TABLE authz_eve.guarded (id int);
+INSERT INTO authz_eve.guarded VALUES (1);
+ALTER TABLE authz_eve.guarded ENABLE ROW LEVEL SECURITY;
+CREATE POLICY peek ON authz_eve.guarded USING ((SELECT dp_count(0.5) FROM public.authz_data) IS NOT NULL);
+GRANT SELECT ON authz_eve.guarded, authz_eve.summary, authz_eve.plain TO PUBLIC;
+CREATE TABLE authz_eve.ruled (id int);
+CREATE RULE copy_out AS ON INSERT TO authz_eve.ruled DO ALSO
+    INSERT INTO authz_eve.loot SELECT session_user, dp_count(0.5) FROM public.authz_data;
+GRANT INSERT ON authz_eve.ruled TO PUBLIC;
+GRANT EXECUTE ON PROCEDURE authz_eve.proc() TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+
+-- Bob runs into each of them: all refused with 42501, nothing charged, nothing stolen.
+SET SESSION AUTHORIZATION authz_bob;
+INSERT INTO authz_eve.inbox VALUES ('hello');
+SELECT authz_eve.helper();
+SELECT authz_eve.definer();
+SELECT * FROM authz_eve.rows();
+SELECT * FROM authz_eve.summary;
+SELECT count(*) FROM authz_eve.guarded;
+INSERT INTO authz_eve.ruled VALUES (1);
+CALL authz_eve.proc();
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob, (SELECT count(*) FROM authz_eve.loot) AS stolen;
+
+-- Maintenance commands evaluate index expressions on behalf of whoever runs them (autovacuum
+-- too): an expression index whose function releases is refused there (security-restricted
+-- operation), whoever owns the function; the superuser running them is charged nothing.
+CREATE FUNCTION authz_eve.indexed(x int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF current_setting('authz.armed', true) = 'on' THEN PERFORM dp_count(0.5) FROM public.authz_data; END IF;
+    RETURN x;
+END $$;
+ALTER FUNCTION authz_eve.indexed(int) OWNER TO authz_eve;
+CREATE INDEX authz_indexed ON authz_eve.guarded (authz_eve.indexed(id));
+SELECT role FROM pgdp.set_budget(current_user::regrole, 10);
+SET authz.armed = on;
+ANALYZE authz_eve.guarded;
+REINDEX INDEX authz_eve.authz_indexed;
+RESET authz.armed;
+SELECT authz_spent(current_user) AS superuser;
+
+-- Legitimate: bob's own query and function, an admin's view, SECURITY DEFINER function and
+-- trigger-free SRF, and a plain view of eve's that bob aggregates himself.
+CREATE SCHEMA authz_admin AUTHORIZATION authz_admin;
+GRANT USAGE ON SCHEMA authz_admin TO PUBLIC;
+SET SESSION AUTHORIZATION authz_admin;
+CREATE VIEW authz_admin.counts AS SELECT grp, dp_count(1000000) AS n FROM public.authz_data GROUP BY grp;
+CREATE FUNCTION authz_admin.total() RETURNS bigint LANGUAGE sql SECURITY DEFINER AS
+  'SELECT dp_count(1000000) FROM public.authz_data';
+GRANT SELECT ON authz_admin.counts TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+CREATE FUNCTION authz_bob_count() RETURNS bigint LANGUAGE plpgsql AS
+  $$ BEGIN RETURN (SELECT dp_count(1000000) FROM public.authz_data); END $$;
+ALTER FUNCTION authz_bob_count() OWNER TO authz_bob;
+SET SESSION AUTHORIZATION authz_bob;
+SELECT dp_count(1000000) AS own_query FROM authz_data;
+SELECT authz_bob_count() AS own_function;
+SELECT * FROM authz_admin.counts ORDER BY grp;
+SELECT authz_admin.total() AS admin_definer;
+SELECT dp_sum(amount, 0, 1000, 1000000) = (SELECT sum(amount) FROM authz_data) AS own_aggregate_over_eves_view
+FROM authz_eve.plain;
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob;
+
+-- Eve's own code makes releases for eve (and eve pays).
+SET SESSION AUTHORIZATION authz_eve;
+SELECT authz_eve.helper() > 0 AS own_function, (SELECT n > 0 FROM authz_eve.summary) AS own_view;
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_eve') AS eve;
+
+DROP SCHEMA authz_eve CASCADE;
+DROP SCHEMA authz_admin CASCADE;
+DROP FUNCTION authz_bob_count(), authz_spent(text);
+DROP TABLE authz_data;
+SELECT pgdp.revoke_admin('authz_admin');
+DROP ROLE authz_eve, authz_bob, authz_admin;

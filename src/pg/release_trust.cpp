@@ -1,0 +1,315 @@
+#include "pg/release_trust.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "access/transam.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "parser/parsetree.h"
+#include "postmaster/autovacuum.h"
+#include "rewrite/prs2lock.h"
+#include "tcop/utility.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+}
+
+#include "pg/aggregate_call.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+needs_fmgr_hook_type previous_needs_fmgr_hook = nullptr;
+fmgr_hook_type previous_fmgr_hook = nullptr;
+ProcessUtility_hook_type previous_process_utility = nullptr;
+
+// One entry per active call that went through fmgr_security_definer (our hook, SECURITY DEFINER
+// or proconfig): whether the function is untrusted. FHET_START pushes, FHET_END/FHET_ABORT pop;
+// fmgr_security_definer pairs them, so the stack is LIFO.
+struct Frame {
+    Oid function;
+    bool untrusted;
+};
+Frame* frames = nullptr;
+int frame_count = 0;
+int frame_capacity = 0;
+int untrusted_frames = 0;     // untrusted entries of frames[] plus active untrusted CALLs
+Oid innermost_untrusted = InvalidOid;  // for messages
+
+bool is_admin(Oid role) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    if (!OidIsValid(schema)) return false;
+    const Oid status_view = get_relname_relid("budget_status", schema);
+    return OidIsValid(status_view) && pg_class_aclcheck(status_view, role, ACL_SELECT) == ACLCHECK_OK;
+}
+
+bool is_admin_or_superuser(Oid role) { return superuser_arg(role) || is_admin(role); }
+
+// Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
+// function can be attached by another role to a table the session writes to, so it counts as
+// the session user's own code only when an admin owns it.
+bool function_is_untrusted(Oid function) {
+    if (function < FirstNormalObjectId) return false;
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
+    const Oid language = form->prolang;
+    const Oid owner = form->proowner;
+    const bool trigger = form->prorettype == TRIGGEROID || form->prorettype == EVENT_TRIGGEROID;
+    ReleaseSysCache(tuple);
+    if (language == ClanguageId || language == INTERNALlanguageId) return false;
+    return trigger ? !is_admin_or_superuser(owner) : !is_trusted_author(owner);
+}
+
+bool is_procedure(Oid function) {
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const bool procedure = ((Form_pg_proc)GETSTRUCT(tuple))->prokind == PROKIND_PROCEDURE;
+    ReleaseSysCache(tuple);
+    return procedure;
+}
+
+// Also decides inlining: the planner does not inline a function that needs the hook, so the
+// body of an untrusted SQL function always runs under its frame. Procedures are not wrapped
+// (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
+bool needs_hook(Oid function) {
+    if (previous_needs_fmgr_hook != nullptr && previous_needs_fmgr_hook(function)) return true;
+    if (function < FirstNormalObjectId || is_procedure(function)) return false;
+    return function_is_untrusted(function);
+}
+
+void push_frame(Oid function, bool untrusted) {
+    if (frame_count == frame_capacity) {
+        const int capacity = frame_capacity == 0 ? 64 : frame_capacity * 2;
+        // Grown before anything is pushed: an allocation error leaves the stack balanced.
+        frames = static_cast<Frame*>(frames == nullptr
+                                         ? MemoryContextAlloc(TopMemoryContext, sizeof(Frame) * capacity)
+                                         : repalloc(frames, sizeof(Frame) * capacity));
+        frame_capacity = capacity;
+    }
+    frames[frame_count++] = Frame{function, untrusted};
+    if (untrusted) {
+        ++untrusted_frames;
+        innermost_untrusted = function;
+    }
+}
+
+void pop_frame() {
+    if (frame_count == 0) return;
+    const Frame frame = frames[--frame_count];
+    if (frame.untrusted) --untrusted_frames;
+}
+
+void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
+    if (previous_fmgr_hook != nullptr) previous_fmgr_hook(event, flinfo, arg);
+    if (event == FHET_START) {
+        const bool untrusted = function_is_untrusted(flinfo->fn_oid);  // may ereport: before the push
+        push_frame(flinfo->fn_oid, untrusted);
+    } else {
+        pop_frame();
+    }
+}
+
+void on_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
+                ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
+                DestReceiver* destination, QueryCompletion* completion) {
+    Oid procedure = InvalidOid;
+    if (IsA(statement->utilityStmt, CallStmt)) {
+        const FuncExpr* call = castNode(CallStmt, statement->utilityStmt)->funcexpr;
+        procedure = call != nullptr ? call->funcid : InvalidOid;
+    }
+    volatile const bool untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
+    volatile const Oid saved_innermost = innermost_untrusted;
+    if (untrusted_call) {
+        ++untrusted_frames;
+        innermost_untrusted = procedure;
+    }
+    PG_TRY();
+    {
+        if (previous_process_utility != nullptr) {
+            previous_process_utility(statement, query_string, read_only_tree, context, params, environment,
+                                     destination, completion);
+        } else {
+            standard_ProcessUtility(statement, query_string, read_only_tree, context, params, environment,
+                                    destination, completion);
+        }
+    }
+    PG_FINALLY();
+    {
+        if (untrusted_call) {
+            --untrusted_frames;
+            innermost_untrusted = saved_innermost;
+        }
+    }
+    PG_END_TRY();
+}
+
+const char* role_name(Oid role) {
+    const char* name = GetUserNameFromId(role, true);
+    return name != nullptr ? name : psprintf("%u", role);
+}
+
+Oid function_owner(Oid function) {
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Oid owner = ((Form_pg_proc)GETSTRUCT(tuple))->proowner;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+Oid relation_owner(Oid relation) {
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+// Plan-time walk: who wrote the part of the query being walked.
+struct Author {
+    bool trusted;
+    const char* kind;  // "view", "row-security policy on table", "rule"
+    Oid object;        // the view or table (InvalidOid for a rule)
+};
+
+void check_query_as(Query* query, Author author);
+
+[[noreturn]] void refuse_author(const Author& author, const char* aggregate) {
+    const char* object = OidIsValid(author.object) ? get_rel_name(author.object) : nullptr;
+    const Oid owner = OidIsValid(author.object) ? relation_owner(author.object) : InvalidOid;
+    ereport(ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s in a %s%s%s%s cannot be charged to role \"%s\"", aggregate, author.kind,
+                    object != nullptr ? " \"" : "", object != nullptr ? object : "", object != nullptr ? "\"" : "",
+                    role_name(GetSessionUserId())),
+             OidIsValid(owner)
+                 ? errdetail("Releases are charged to the session user; the %s belongs to role \"%s\", who is neither "
+                             "that user nor a pgdp admin, so it may not spend that user's budget.",
+                             author.kind, role_name(owner))
+                 : errdetail("Releases are charged to the session user; queries generated by rules are not the "
+                             "session user's own code."),
+             errhint("Write the pgdp aggregate in your own query, or ask a pgdp admin to provide the %s.",
+                     author.kind)));
+}
+
+bool walk_for_releases(Node* node, void* context) {
+    if (node == nullptr) return false;
+    const Author& author = *static_cast<Author*>(context);
+    if (IsA(node, Aggref)) {
+        if (!author.trusted) {
+            const AggregateIdentity identity = identify_aggregate(castNode(Aggref, node)->aggfnoid);
+            if (identity.is_pgdp) refuse_author(author, identity.name);
+        }
+    } else if (IsA(node, Query)) {
+        check_query_as(castNode(Query, node), author);
+        return false;
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(walk_for_releases)),
+                                  context);
+}
+
+void walk_as(Node* node, Author author) { (void)walk_for_releases(node, &author); }
+
+// A view's body, as the rewriter plugs it in (PostgreSQL 15): a subquery whose first range table
+// entry is the view's own OLD entry.
+Oid view_of(const Query* subquery) {
+    if (subquery == nullptr || list_length(subquery->rtable) < PRS2_OLD_VARNO) return InvalidOid;
+    const RangeTblEntry* old_entry = rt_fetch(PRS2_OLD_VARNO, subquery->rtable);
+    return old_entry->rtekind == RTE_RELATION && old_entry->relkind == RELKIND_VIEW ? old_entry->relid : InvalidOid;
+}
+
+void check_query_as(Query* query, Author author) {
+    check_stack_depth();
+    if (author.trusted && (query->querySource == QSRC_INSTEAD_RULE || query->querySource == QSRC_QUAL_INSTEAD_RULE ||
+                           query->querySource == QSRC_NON_INSTEAD_RULE)) {
+        author = Author{false, "rule", InvalidOid};
+    }
+    (void)query_tree_walker(query, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(walk_for_releases)),
+                            &author, QTW_IGNORE_RANGE_TABLE);
+    ListCell* cell;
+    foreach (cell, query->rtable) {
+        RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->securityQuals != NIL) {
+            // Row-security policies are written by the table's owner.
+            Author policy = author;
+            if (entry->rtekind == RTE_RELATION && author.trusted && !is_trusted_author(relation_owner(entry->relid))) {
+                policy = Author{false, "row-security policy on table", entry->relid};
+            }
+            walk_as((Node*)entry->securityQuals, policy);
+        }
+        switch (entry->rtekind) {
+            case RTE_SUBQUERY: {
+                Author body = author;
+                const Oid view = view_of(entry->subquery);
+                if (OidIsValid(view) && author.trusted && !is_trusted_author(relation_owner(view))) {
+                    body = Author{false, "view", view};
+                }
+                check_query_as(entry->subquery, body);
+                break;
+            }
+            case RTE_RELATION:
+                walk_as((Node*)entry->tablesample, author);
+                break;
+            case RTE_FUNCTION:
+                walk_as((Node*)entry->functions, author);
+                break;
+            case RTE_TABLEFUNC:
+                walk_as((Node*)entry->tablefunc, author);
+                break;
+            case RTE_VALUES:
+                walk_as((Node*)entry->values_lists, author);
+                break;
+            default:
+                break;
+        }
+    }
+}
+
+}  // namespace
+
+bool is_trusted_author(Oid role) { return role == GetSessionUserId() || is_admin_or_superuser(role); }
+
+void install_trust_hooks() {
+    previous_needs_fmgr_hook = needs_fmgr_hook;
+    needs_fmgr_hook = needs_hook;
+    previous_fmgr_hook = fmgr_hook;
+    fmgr_hook = on_function_event;
+    previous_process_utility = ProcessUtility_hook;
+    ProcessUtility_hook = on_utility;
+}
+
+void require_release_context(const char* aggregate_name) {
+    if (InSecurityRestrictedOperation() || IsAutoVacuumWorkerProcess()) {
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("%s cannot be computed in a maintenance operation", aggregate_name),
+                 errdetail("ANALYZE, VACUUM, CREATE INDEX, REINDEX, CLUSTER, REFRESH MATERIALIZED VIEW and autovacuum "
+                           "evaluate index and view expressions with the table owner's rights; a release there "
+                           "would be charged to a role that did not ask for it."),
+                 errhint("Do not make pgdp releases in index expressions, materialized views or other objects "
+                         "that maintenance commands evaluate.")));
+    }
+    if (untrusted_frames > 0) {
+        const Oid owner = function_owner(innermost_untrusted);
+        const char* function = get_func_name(innermost_untrusted);
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("%s inside function %s (owned by role \"%s\") cannot be charged to role \"%s\"",
+                        aggregate_name, function != nullptr ? function : "?", role_name(owner),
+                        role_name(GetSessionUserId())),
+                 errdetail("Releases are charged to the session user, so only code written by that user or owned by "
+                           "a pgdp admin may make them; trigger functions count only when a pgdp admin owns them."),
+                 errhint("Make the release in your own query or function, or ask a pgdp admin to provide the "
+                         "function.")));
+    }
+}
+
+void check_query_authors(Query* query) { check_query_as(query, Author{true, "", InvalidOid}); }
+
+}  // namespace pgdp::pg

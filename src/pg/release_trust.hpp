@@ -1,0 +1,34 @@
+// Who may spend the session user's budget (docs/privacy.md "Threat model", issue 8 part 3).
+//
+// Every release is charged to the session user, so a release may only come from code that user
+// wrote or that a pgdp admin (or a superuser) owns. Code of other roles that can run in the
+// session is tracked or inspected:
+// - functions: an fmgr hook counts the active frames of functions owned by roles the session does
+//   not trust (and of trigger functions not owned by an admin); such functions are never inlined
+//   by the planner, so their queries always run under a frame; CALL of such a procedure counts too;
+// - views, rules and row-security policies: their query trees are checked at plan time;
+// - maintenance commands and autovacuum (security-restricted operations) never release.
+#pragma once
+
+#include "pg/postgres_headers.hpp"
+
+extern "C" {
+#include "nodes/parsenodes.h"
+}
+
+namespace pgdp::pg {
+
+void install_trust_hooks();
+
+// ereports (42501) unless a release charged to the session user may be made here.
+void require_release_context(const char* aggregate_name);
+
+// Plan time: ereports (42501) if the query reaches a pgdp aggregate through a view, a rule or a
+// row-security policy owned by a role the session user does not trust.
+void check_query_authors(Query* query);
+
+// A role whose code may spend the session user's budget: the session user, a superuser, or a
+// pgdp admin (SELECT on pgdp.budget_status, granted by pgdp.designate_admin).
+bool is_trusted_author(Oid role);
+
+}  // namespace pgdp::pg
