@@ -102,6 +102,31 @@ FROM authz_eve.plain;
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob;
 
+-- Trusted code (bob's own functions, an admin's) called from eve's view, policy or column default
+-- would run with bob's budget and hand its result to eve: refused when bob's query is planned
+-- (or COPY starts). Eve's view calling only built-in functions stays usable (above: plain).
+SET SESSION AUTHORIZATION authz_eve;
+CREATE FUNCTION authz_eve.store(v bigint) RETURNS bigint LANGUAGE sql AS
+  'INSERT INTO authz_eve.loot VALUES (session_user, v) RETURNING released';
+CREATE VIEW authz_eve.relay AS SELECT authz_eve.store(authz_admin.total()) AS n;
+CREATE TABLE authz_eve.form (id int, total bigint DEFAULT authz_admin.total());
+CREATE TABLE authz_eve.watched (id int);
+INSERT INTO authz_eve.watched VALUES (1);
+ALTER TABLE authz_eve.watched ENABLE ROW LEVEL SECURITY;
+CREATE POLICY relay ON authz_eve.watched USING (authz_eve.store(public.authz_bob_count()) IS NOT NULL);
+GRANT SELECT ON authz_eve.relay, authz_eve.watched TO PUBLIC;
+GRANT INSERT ON authz_eve.form TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_bob;
+SELECT * FROM authz_eve.relay;
+SELECT count(*) FROM authz_eve.watched;
+INSERT INTO authz_eve.form (id) VALUES (1);
+COPY authz_eve.form (id) FROM stdin;
+1
+\.
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob_unchanged, (SELECT count(*) FROM authz_eve.loot) AS stolen;
+
 -- Eve's own code makes releases for eve (and eve pays).
 SET SESSION AUTHORIZATION authz_eve;
 SELECT authz_eve.helper() > 0 AS own_function, (SELECT n > 0 FROM authz_eve.summary) AS own_view;

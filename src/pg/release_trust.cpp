@@ -3,6 +3,7 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
@@ -17,6 +18,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/syscache.h"
 }
 
@@ -116,6 +118,9 @@ void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
     }
 }
 
+void check_column_defaults(Oid table);
+Oid relation_owner(Oid relation);
+
 void on_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
                 ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
                 DestReceiver* destination, QueryCompletion* completion) {
@@ -123,6 +128,11 @@ void on_utility(PlannedStmt* statement, const char* query_string, bool read_only
     if (IsA(statement->utilityStmt, CallStmt)) {
         const FuncExpr* call = castNode(CallStmt, statement->utilityStmt)->funcexpr;
         procedure = call != nullptr ? call->funcid : InvalidOid;
+    } else if (IsA(statement->utilityStmt, CopyStmt) && castNode(CopyStmt, statement->utilityStmt)->is_from &&
+               castNode(CopyStmt, statement->utilityStmt)->relation != nullptr) {
+        // COPY FROM evaluates the target's column defaults like an INSERT.
+        const Oid table = RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
+        if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
     }
     volatile const bool untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
     volatile const Oid saved_innermost = innermost_untrusted;
@@ -174,19 +184,23 @@ Oid relation_owner(Oid relation) {
 // Plan-time walk: who wrote the part of the query being walked.
 struct Author {
     bool trusted;
-    const char* kind;  // "view", "row-security policy on table", "rule"
-    Oid object;        // the view or table (InvalidOid for a rule)
+    const char* kind;      // "view", "row-security policy", "column default", "rule"
+    const char* relation;  // how the object relates to its relation: "", " on table", " of table"
+    Oid object;            // the view or table (InvalidOid for a rule)
 };
 
 void check_query_as(Query* query, Author author);
 
-[[noreturn]] void refuse_author(const Author& author, const char* aggregate) {
+const char* object_phrase(const Author& author) {
     const char* object = OidIsValid(author.object) ? get_rel_name(author.object) : nullptr;
+    return object != nullptr ? psprintf("%s%s \"%s\"", author.kind, author.relation, object) : author.kind;
+}
+
+[[noreturn]] void refuse_author(const Author& author, const char* aggregate) {
     const Oid owner = OidIsValid(author.object) ? relation_owner(author.object) : InvalidOid;
     ereport(ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-             errmsg("%s in a %s%s%s%s cannot be charged to role \"%s\"", aggregate, author.kind,
-                    object != nullptr ? " \"" : "", object != nullptr ? object : "", object != nullptr ? "\"" : "",
+             errmsg("%s in a %s cannot be charged to role \"%s\"", aggregate, object_phrase(author),
                     role_name(GetSessionUserId())),
              OidIsValid(owner)
                  ? errdetail("Releases are charged to the session user; the %s belongs to role \"%s\", who is neither "
@@ -196,6 +210,47 @@ void check_query_as(Query* query, Author author);
                              "session user's own code."),
              errhint("Write the pgdp aggregate in your own query, or ask a pgdp admin to provide the %s.",
                      author.kind)));
+}
+
+// A function that would run as trusted code (its frame does not count as untrusted): written in a
+// procedural language by the session user, an admin or a superuser, and not part of an extension.
+// Called from another role's view, policy, rule or column default, it could make releases
+// charged to the session user and hand them to that role, so such calls are refused.
+bool runs_as_trusted_code(Oid function, void*) {
+    if (function < FirstNormalObjectId) return false;
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
+    const bool procedural = form->prolang != ClanguageId && form->prolang != INTERNALlanguageId;
+    const Oid owner = form->proowner;
+    ReleaseSysCache(tuple);
+    return procedural && is_trusted_author(owner) && !OidIsValid(getExtensionOfObject(ProcedureRelationId, function));
+}
+
+Oid trusted_function_called(Node* node) {
+    Oid found = InvalidOid;
+    (void)check_functions_in_node(
+        node,
+        [](Oid function, void* context) {
+            if (!runs_as_trusted_code(function, nullptr)) return false;
+            *static_cast<Oid*>(context) = function;
+            return true;
+        },
+        &found);
+    return found;
+}
+
+[[noreturn]] void refuse_invocation(const Author& author, Oid function) {
+    const Oid owner = OidIsValid(author.object) ? relation_owner(author.object) : InvalidOid;
+    const char* name = get_func_name(function);
+    ereport(ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s calls function %s, which would run with the privacy budget of role \"%s\"",
+                    object_phrase(author), name != nullptr ? name : "?", role_name(GetSessionUserId())),
+             errdetail("The %s belongs to role \"%s\"; a function of yours or of a pgdp admin called from it could "
+                       "make releases charged to you and hand them to that role.",
+                       author.kind, OidIsValid(owner) ? role_name(owner) : "another role"),
+             errhint("Call the function from your own query, or ask the %s's owner not to call it.", author.kind)));
 }
 
 bool walk_for_releases(Node* node, void* context) {
@@ -209,6 +264,10 @@ bool walk_for_releases(Node* node, void* context) {
     } else if (IsA(node, Query)) {
         check_query_as(castNode(Query, node), author);
         return false;
+    }
+    if (!author.trusted) {
+        const Oid function = trusted_function_called(node);
+        if (OidIsValid(function)) refuse_invocation(author, function);
     }
     return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(walk_for_releases)),
                                   context);
@@ -224,11 +283,34 @@ Oid view_of(const Query* subquery) {
     return old_entry->rtekind == RTE_RELATION && old_entry->relkind == RELKIND_VIEW ? old_entry->relid : InvalidOid;
 }
 
+// The column defaults of a table another role owns: an INSERT (or UPDATE ... DEFAULT, COPY FROM)
+// evaluates them in the session.
+void check_column_defaults(Oid table) {
+    Relation relation = RelationIdGetRelation(table);
+    if (relation == nullptr) return;
+    const TupleConstr* constraints = relation->rd_att->constr;
+    for (int i = 0; constraints != nullptr && i < constraints->num_defval; ++i) {
+        walk_as(static_cast<Node*>(stringToNode(constraints->defval[i].adbin)),
+                Author{false, "column default", " of table", table});
+    }
+    RelationClose(relation);
+}
+
 void check_query_as(Query* query, Author author) {
     check_stack_depth();
     if (author.trusted && (query->querySource == QSRC_INSTEAD_RULE || query->querySource == QSRC_QUAL_INSTEAD_RULE ||
                            query->querySource == QSRC_NON_INSTEAD_RULE)) {
-        author = Author{false, "rule", InvalidOid};
+        author = Author{false, "rule", "", InvalidOid};
+    }
+    const bool writes = query->commandType == CMD_INSERT || query->commandType == CMD_UPDATE ||
+                        query->commandType == CMD_MERGE;
+    const Oid target = writes && query->resultRelation > 0 ? rt_fetch(query->resultRelation, query->rtable)->relid
+                                                           : InvalidOid;
+    if (author.trusted && OidIsValid(target) && !is_trusted_author(relation_owner(target))) {
+        // Row-security WITH CHECK expressions and column defaults of the target are its owner's
+        // code (the walk below sees the WITH CHECK expressions again, as the query's: harmless).
+        walk_as((Node*)query->withCheckOptions, Author{false, "row-security policy", " on table", target});
+        check_column_defaults(target);
     }
     (void)query_tree_walker(query, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(walk_for_releases)),
                             &author, QTW_IGNORE_RANGE_TABLE);
@@ -239,7 +321,7 @@ void check_query_as(Query* query, Author author) {
             // Row-security policies are written by the table's owner.
             Author policy = author;
             if (entry->rtekind == RTE_RELATION && author.trusted && !is_trusted_author(relation_owner(entry->relid))) {
-                policy = Author{false, "row-security policy on table", entry->relid};
+                policy = Author{false, "row-security policy", " on table", entry->relid};
             }
             walk_as((Node*)entry->securityQuals, policy);
         }
@@ -248,7 +330,7 @@ void check_query_as(Query* query, Author author) {
                 Author body = author;
                 const Oid view = view_of(entry->subquery);
                 if (OidIsValid(view) && author.trusted && !is_trusted_author(relation_owner(view))) {
-                    body = Author{false, "view", view};
+                    body = Author{false, "view", "", view};
                 }
                 check_query_as(entry->subquery, body);
                 break;
@@ -310,6 +392,6 @@ void require_release_context(const char* aggregate_name) {
     }
 }
 
-void check_query_authors(Query* query) { check_query_as(query, Author{true, "", InvalidOid}); }
+void check_query_authors(Query* query) { check_query_as(query, Author{true, "", "", InvalidOid}); }
 
 }  // namespace pgdp::pg
