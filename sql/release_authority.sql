@@ -42,6 +42,12 @@ INSERT INTO authz_eve.guarded VALUES (1);
 ALTER TABLE authz_eve.guarded ENABLE ROW LEVEL SECURITY;
 CREATE POLICY peek ON authz_eve.guarded USING ((SELECT dp_count(0.5) FROM public.authz_data) IS NOT NULL);
 GRANT SELECT ON authz_eve.guarded, authz_eve.summary, authz_eve.plain TO PUBLIC;
+CREATE FUNCTION authz_eve.part_key(i int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS
+  $$ BEGIN PERFORM dp_count(0.5) FROM public.authz_data; RETURN i % 2; END $$;
+CREATE TABLE authz_eve.parted (id int) PARTITION BY LIST (authz_eve.part_key(id));
+CREATE TABLE authz_eve.parted_0 PARTITION OF authz_eve.parted FOR VALUES IN (0);
+CREATE TABLE authz_eve.parted_1 PARTITION OF authz_eve.parted FOR VALUES IN (1);
+GRANT INSERT ON authz_eve.parted TO PUBLIC;
 CREATE TABLE authz_eve.ruled (id int);
 CREATE RULE copy_out AS ON INSERT TO authz_eve.ruled DO ALSO
     INSERT INTO authz_eve.loot SELECT session_user, dp_count(0.5) FROM public.authz_data;
@@ -59,6 +65,7 @@ SELECT * FROM authz_eve.summary;
 SELECT count(*) FROM authz_eve.guarded;
 INSERT INTO authz_eve.ruled VALUES (1);
 CALL authz_eve.proc();
+INSERT INTO authz_eve.parted VALUES (1);
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob, (SELECT count(*) FROM authz_eve.loot) AS stolen;
 
