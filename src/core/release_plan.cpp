@@ -59,7 +59,7 @@ Mechanism parse_mechanism(std::string_view name) {
     for (int i = 0; i < 4; ++i) {
         if (kMechanismNames[i] == name) return static_cast<Mechanism>(i);
     }
-    throw ArgumentError("mechanism", "unknown mechanism \"" + std::string(name) + "\"",
+    throw ArgumentError("mechanism", "unknown mechanism " + quoted(name),
                         "Known mechanisms: gaussian, tlap, laplace, auto (the least noise variance "
                         "for the given epsilon and delta).");
 }
@@ -114,8 +114,10 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             plan.granularity = gaussian_granularity(sigma, min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const double sensitivity_int = static_cast<double>(plan.sensitivity_int);
-            const DiscreteGaussianCalibration calibration = calibrate_discrete_gaussian(
-                epsilon, delta, plan.sensitivity_int, analytic_gaussian_sigma(epsilon, delta, sensitivity_int));
+            const double start_sigma_int = analytic_gaussian_sigma(epsilon, delta, sensitivity_int);
+            require_release_scale(start_sigma_int, kMaxReleaseSigmaSteps, "1e9");
+            const DiscreteGaussianCalibration calibration =
+                calibrate_discrete_gaussian(epsilon, delta, plan.sensitivity_int, start_sigma_int);
             plan.noise_scale_int = calibration.sigma2_int;
             plan.noise_scale = calibration.sigma_int * plan.granularity;
             plan.noise_variance = to_double(calibration.sigma2_int) * plan.granularity * plan.granularity;
@@ -127,6 +129,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             plan.noise_scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
+            require_release_scale(to_double(plan.noise_scale_int), kMaxReleaseScaleSteps, "2^57");
             plan.noise_scale = to_double(plan.noise_scale_int) * plan.granularity;
             plan.noise_variance = 2.0 * plan.noise_scale * plan.noise_scale;
             break;
