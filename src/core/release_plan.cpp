@@ -53,6 +53,19 @@ Mechanism resolve_auto(double epsilon, double delta, double sensitivity) {
 
 double to_double(const Rational& value) { return static_cast<double>(value); }
 
+// The analytic sigma at the calibrated (one ulp lower) arguments; a failure names the arguments
+// as given (plan.epsilon, plan.delta), not the calibrated ones.
+double analytic_sigma_as_given(const ReleasePlan& plan, double epsilon, double delta, double sensitivity) {
+    try {
+        return analytic_gaussian_sigma(epsilon, delta, sensitivity);
+    } catch (const RangeError& error) {
+        throw RangeError(error.argument(),
+                         "no analytic Gaussian sigma could be computed for epsilon " + shown(plan.epsilon) +
+                             " and delta " + shown(plan.delta),
+                         error.hint());
+    }
+}
+
 }  // namespace
 
 Mechanism parse_mechanism(std::string_view name) {
@@ -110,7 +123,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
         case Mechanism::Gaussian: {
             // Grid from the continuous optimum; then sigma_int calibrated to the exact profile of
             // the discrete Gaussian for the sensitivity in grid units (CKS 2020 Theorem 7).
-            const double sigma = analytic_gaussian_sigma(epsilon, delta, sensitivity);
+            const double sigma = analytic_sigma_as_given(plan, epsilon, delta, sensitivity);
             plan.granularity = gaussian_granularity(sigma, min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const double sensitivity_int = static_cast<double>(plan.sensitivity_int);
