@@ -21,7 +21,8 @@ double gaussian_accuracy_for_sigma(double sigma, double alpha) {
 double gaussian_accuracy(double epsilon, double delta, double sensitivity, double alpha,
                          GaussianMethod method) {
     require_alpha(alpha);
-    return gaussian_accuracy_for_sigma(gaussian_sigma(epsilon, delta, sensitivity, method), alpha);
+    return require_representable(
+        gaussian_accuracy_for_sigma(gaussian_sigma(epsilon, delta, sensitivity, method), alpha), "Gaussian accuracy");
 }
 
 double laplace_accuracy_for_scale(double scale, double alpha) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include <boost/math/policies/error_handling.hpp>
 #include <boost/math/policies/policy.hpp>
 #include <boost/math/special_functions/erf.hpp>
 
@@ -78,6 +79,29 @@ double vinterbo_closed_shape(double delta) {
     return small_delta ? magnitude : -magnitude;
 }
 
+// Boost.Math reports a result outside the double range by throwing (erfc_inv of an argument that
+// rounded to 0, 2 or beyond: std::overflow_error, std::domain_error). For arguments that passed
+// validation this means the method has no float8 sigma there: a RangeError naming them, so that
+// Boost's text never reaches a user and the release fails closed.
+template <typename Compute>
+double mapping_library_errors(GaussianMethod method, double epsilon, double delta, Compute&& compute) {
+    try {
+        return compute();
+    } catch (const ArgumentError&) {
+        throw;
+    } catch (const RangeError&) {
+        throw;
+    } catch (const std::domain_error&) {
+    } catch (const std::overflow_error&) {
+    } catch (const boost::math::evaluation_error&) {
+    }
+    throw RangeError("epsilon",
+                     "method \"" + std::string(gaussian_method_name(method)) + "\" has no float8 sigma for epsilon " +
+                         shown(epsilon) + " and delta " + shown(delta) + " (its formula leaves the float8 range)",
+                     "Use a larger epsilon or delta, or method 'analytic' (the optimal sigma, defined for "
+                     "every epsilon > 0 and delta in (0, 1)).");
+}
+
 void require_epsilon_at_most_one(GaussianMethod method, double epsilon) {
     if (epsilon <= 1.0) return;
     throw ArgumentError("epsilon",
@@ -102,7 +126,9 @@ double probabilistic_shape(double epsilon, double delta) {
 
 }  // namespace
 
-double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity) {
+namespace {
+
+double analytic_gaussian_sigma_unmapped(double epsilon, double delta, double sensitivity) {
     // 002 Thm 2: with a solving erfc(a) - e^eps erfc(sqrt(a^2 + eps)) = 2 delta,
     // sigma = (a + sqrt(a^2 + eps)) D / (eps sqrt 2). Brackets from 002 Lemma 14 (Appendix O):
     // a in (0, c) when 1 - e^eps erfc(sqrt eps) > 2 delta, else a in (-inverfc((2-2delta)/(e^eps+1)), 0].
@@ -158,15 +184,24 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
     return rounded;
 }
 
-double gaussian_sigma(double epsilon, double delta, double sensitivity, GaussianMethod method) {
-    require_epsilon(epsilon);
-    require_positive("sensitivity", sensitivity);
-    if (method == GaussianMethod::Zhao2) {
-        require_delta(delta, 0.5, "method \"zhao2\" (Zhao et al. 2019, Theorem 5)");
-    } else {
-        require_delta(delta);
-    }
+}  // namespace
 
+double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity) {
+    const double sigma = mapping_library_errors(GaussianMethod::Analytic, epsilon, delta, [&] {
+        return analytic_gaussian_sigma_unmapped(epsilon, delta, sensitivity);
+    });
+    // Fail closed: the root finder loses the root for some tiny epsilon with tiny delta (e.g.
+    // epsilon 1e-20, delta 1e-30 gave NaN or a negative sigma); no release may use such a sigma.
+    if (std::isfinite(sigma) && sigma > 0.0) return sigma;
+    throw RangeError("epsilon",
+                     "no analytic Gaussian sigma could be computed for epsilon " + shown(epsilon) + " and delta " +
+                         shown(delta),
+                     "Use a larger epsilon (1e-15 or more) or a larger delta.");
+}
+
+namespace {
+
+double sigma_by_method(double epsilon, double delta, double sensitivity, GaussianMethod method) {
     double sigma = 0.0;
     switch (method) {
         case GaussianMethod::Analytic:
@@ -212,6 +247,23 @@ double gaussian_sigma(double epsilon, double delta, double sensitivity, Gaussian
             sigma = sigma_from_shape(std::sqrt(-std::log(delta)), epsilon, sensitivity);
             break;
     }
+    return sigma;
+}
+
+}  // namespace
+
+double gaussian_sigma(double epsilon, double delta, double sensitivity, GaussianMethod method) {
+    require_epsilon(epsilon);
+    require_positive("sensitivity", sensitivity);
+    if (method == GaussianMethod::Zhao2) {
+        require_delta(delta, 0.5, "method \"zhao2\" (Zhao et al. 2019, Theorem 5)");
+    } else {
+        require_delta(delta);
+    }
+
+    const double sigma = mapping_library_errors(method, epsilon, delta, [&] {
+        return sigma_by_method(epsilon, delta, sensitivity, method);
+    });
     return require_representable(sigma, "calibrated sigma");
 }
 

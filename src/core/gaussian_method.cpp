@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/validate.hpp"
 
 namespace pgdp {
 
@@ -32,7 +33,7 @@ GaussianMethod parse_gaussian_method(std::string_view name) {
         if (known == name) return method;
     }
     throw ArgumentError("method",
-                        "unknown Gaussian calibration method \"" + std::string(name) + "\"",
+                        "unknown Gaussian calibration method " + quoted(name),
                         "Known methods: " + gaussian_method_list() +
                             ". 'analytic' (the optimal sigma) is the default.");
 }

@@ -53,13 +53,26 @@ Mechanism resolve_auto(double epsilon, double delta, double sensitivity) {
 
 double to_double(const Rational& value) { return static_cast<double>(value); }
 
+// The analytic sigma at the calibrated (one ulp lower) arguments; a failure names the arguments
+// as given (plan.epsilon, plan.delta), not the calibrated ones.
+double analytic_sigma_as_given(const ReleasePlan& plan, double epsilon, double delta, double sensitivity) {
+    try {
+        return analytic_gaussian_sigma(epsilon, delta, sensitivity);
+    } catch (const RangeError& error) {
+        throw RangeError(error.argument(),
+                         "no analytic Gaussian sigma could be computed for epsilon " + shown(plan.epsilon) +
+                             " and delta " + shown(plan.delta),
+                         error.hint());
+    }
+}
+
 }  // namespace
 
 Mechanism parse_mechanism(std::string_view name) {
     for (int i = 0; i < 4; ++i) {
         if (kMechanismNames[i] == name) return static_cast<Mechanism>(i);
     }
-    throw ArgumentError("mechanism", "unknown mechanism \"" + std::string(name) + "\"",
+    throw ArgumentError("mechanism", "unknown mechanism " + quoted(name),
                         "Known mechanisms: gaussian, tlap, laplace, auto (the least noise variance "
                         "for the given epsilon and delta).");
 }
@@ -110,12 +123,14 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
         case Mechanism::Gaussian: {
             // Grid from the continuous optimum; then sigma_int calibrated to the exact profile of
             // the discrete Gaussian for the sensitivity in grid units (CKS 2020 Theorem 7).
-            const double sigma = analytic_gaussian_sigma(epsilon, delta, sensitivity);
+            const double sigma = analytic_sigma_as_given(plan, epsilon, delta, sensitivity);
             plan.granularity = gaussian_granularity(sigma, min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const double sensitivity_int = static_cast<double>(plan.sensitivity_int);
-            const DiscreteGaussianCalibration calibration = calibrate_discrete_gaussian(
-                epsilon, delta, plan.sensitivity_int, analytic_gaussian_sigma(epsilon, delta, sensitivity_int));
+            const double start_sigma_int = analytic_gaussian_sigma(epsilon, delta, sensitivity_int);
+            require_release_scale(start_sigma_int, kMaxReleaseSigmaSteps, "1e9");
+            const DiscreteGaussianCalibration calibration =
+                calibrate_discrete_gaussian(epsilon, delta, plan.sensitivity_int, start_sigma_int);
             plan.noise_scale_int = calibration.sigma2_int;
             plan.noise_scale = calibration.sigma_int * plan.granularity;
             plan.noise_variance = to_double(calibration.sigma2_int) * plan.granularity * plan.granularity;
@@ -127,6 +142,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             plan.noise_scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
+            require_release_scale(to_double(plan.noise_scale_int), kMaxReleaseScaleSteps, "2^57");
             plan.noise_scale = to_double(plan.noise_scale_int) * plan.granularity;
             plan.noise_variance = 2.0 * plan.noise_scale * plan.noise_scale;
             break;

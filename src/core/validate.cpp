@@ -2,40 +2,70 @@
 #include "core/validate.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
+#include "core/budget_accounting.hpp"
 #include "core/errors.hpp"
 
 namespace pgdp {
 
 std::string shown(double value) {
-    char text[64];
-    for (int digits = 6; digits <= 17; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, value);
-        if (std::strtod(text, nullptr) == value || std::isnan(value)) break;
-    }
-    return text;
+    if (std::isnan(value)) return "NaN";
+    if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+    return shortest_decimal(value);
 }
 
+std::string quoted(std::string_view text) {
+    std::size_t characters = 0;
+    std::size_t end = 0;
+    // A UTF-8 character starts at every byte that is not a continuation byte (10xxxxxx).
+    for (; end < text.size(); ++end) {
+        const bool starts_character = (static_cast<unsigned char>(text[end]) & 0xC0) != 0x80;
+        if (starts_character && ++characters > kMaxEchoedCharacters) break;
+    }
+    std::string result = "\"";
+    result.append(text.substr(0, end));
+    if (end < text.size()) result += "...";
+    result += '"';
+    return result;
+}
+
+namespace {
+
+// The floor shared by epsilon and delta. One ulp below it passes too: releases are calibrated
+// one ulp below their arguments (calibration_below) and the samplers check those again.
+bool below_floor(double value) { return value < std::nextafter(kMinEpsilonDelta, 0.0); }
+
+std::string below_floor_message(const char* argument, double value) {
+    return std::string(argument) + " must be at least " + shown(kMinEpsilonDelta) + ", got " + shown(value);
+}
+
+}  // namespace
+
 void require_epsilon(double epsilon) {
+    const char* hint =
+        "epsilon bounds the privacy loss of one release; typical values lie between 0.01 and 10.";
     if (!(std::isfinite(epsilon) && epsilon > 0.0)) {
-        throw ArgumentError("epsilon",
-                            "epsilon must be a finite number greater than 0, got " + shown(epsilon),
-                            "epsilon bounds the privacy loss of one release; typical values lie "
-                            "between 0.01 and 10.");
+        throw ArgumentError("epsilon", "epsilon must be a finite number greater than 0, got " + shown(epsilon), hint);
+    }
+    if (below_floor(epsilon)) {
+        throw ArgumentError("epsilon", below_floor_message("epsilon", epsilon), hint);
     }
 }
 
 void require_delta(double delta, double upper, const char* why) {
-    if (std::isfinite(delta) && delta > 0.0 && delta < upper) return;
-    std::string message = "delta must lie in the open interval (0, " + shown(upper) + ")";
-    if (why != nullptr) message += std::string(" for ") + why;
-    message += ", got " + shown(delta);
-    throw ArgumentError("delta", message,
-                        "delta is the probability of exceeding the epsilon bound; choose it far "
-                        "below 1/n for n rows, e.g. 1e-6.");
+    const char* hint =
+        "delta is the probability of exceeding the epsilon bound; choose it far below 1/n for n "
+        "rows, e.g. 1e-6.";
+    if (!(std::isfinite(delta) && delta > 0.0 && delta < upper)) {
+        std::string message = "delta must lie in the open interval (0, " + shown(upper) + ")";
+        if (why != nullptr) message += std::string(" for ") + why;
+        message += ", got " + shown(delta);
+        throw ArgumentError("delta", message, hint);
+    }
+    if (below_floor(delta)) {
+        throw ArgumentError("delta", below_floor_message("delta", delta), hint);
+    }
 }
 
 void require_positive(const char* argument, double value) {
@@ -55,10 +85,31 @@ void require_alpha(double alpha) {
 
 double require_representable(double value, const char* quantity, bool zero_allowed) {
     if (std::isfinite(value) && (value > 0.0 || (zero_allowed && value == 0.0))) return value;
-    throw ArgumentError("epsilon",
-                        std::string("the ") + quantity +
-                            " is not representable as a float8 (epsilon too small or sensitivity too large)",
-                        "Use a larger epsilon or a smaller sensitivity.");
+    throw RangeError("epsilon",
+                     std::string("the ") + quantity +
+                         " is not representable as a float8 (epsilon too small or sensitivity too large)",
+                     "Use a larger epsilon or a smaller sensitivity.");
+}
+
+void require_sampler_scale(const char* argument, double scale) {
+    require_positive(argument, scale);
+    if (scale <= kMaxSamplerScale) return;
+    throw ArgumentError(argument,
+                        std::string(argument) + " must be at most " + shown(kMaxSamplerScale) +
+                            " (2^47), got " + shown(scale),
+                        std::string("Samples are drawn exactly on a grid of at most 1 and must stay below "
+                                    "2^53 grid steps. For more noise, scale a smaller draw: c * ") +
+                            (std::string(argument) == "sigma" ? "gaussian_noise" : "laplace_noise") +
+                            "(x / c) is noise of " + argument + " x.");
+}
+
+void require_release_scale(double scale_in_grid_steps, double max_steps, const char* max_text) {
+    if (scale_in_grid_steps <= max_steps) return;
+    throw RangeError("epsilon",
+                     "epsilon is too small for this release: its noise scale would be " +
+                         shown(scale_in_grid_steps) +
+                         " grid steps, more than the " + max_text + " that pgdp can draw exactly",
+                     "Use a larger epsilon (for dp_sum and dp_mean, narrower bounds also help).");
 }
 
 }  // namespace pgdp

@@ -7,7 +7,10 @@
 #include "core/gaussian_method.hpp"
 #include "core/gaussian_profile.hpp"
 #include "core/truncated_laplace.hpp"
+#include "core/validate.hpp"
 #include "pg/cpp_boundary.hpp"
+
+#include <cmath>
 
 extern "C" {
 
@@ -46,7 +49,15 @@ Datum pgdp_gaussian_epsilon(PG_FUNCTION_ARGS) {
     const double delta = PG_GETARG_FLOAT8(1);
     const double sensitivity = PG_GETARG_FLOAT8(2);
     double epsilon = 0.0;
-    PGDP_GUARDED(epsilon = pgdp::gaussian_epsilon(sigma, delta, sensitivity));
+    PGDP_GUARDED(epsilon = pgdp::gaussian_epsilon(sigma, delta, sensitivity);
+                 // Infinite when delta(eps) > delta up to the largest float8 eps: no float8 answer.
+                 if (!std::isfinite(epsilon)) {
+                     throw pgdp::RangeError("sigma",
+                                            "no float8 epsilon makes sigma " + pgdp::shown(sigma) +
+                                                " private at delta " + pgdp::shown(delta) + " and sensitivity " +
+                                                pgdp::shown(sensitivity) + ": sigma is too small",
+                                            "Use a larger sigma (or delta, or a smaller sensitivity).");
+                 });
     PG_RETURN_FLOAT8(epsilon);
 }
 

@@ -4,6 +4,11 @@
 //   * only after the catch block has been left, raise() calls ereport(ERROR), whose longjmp then
 //     unwinds frames that hold nothing but plain data.
 // Code inside guarded() must not call PostgreSQL functions that can ereport.
+//
+// What a user sees: pgdp's own errors (ArgumentError -> 22023, RangeError -> 22003) with their
+// message and hint. Any other exception is a library's or pgdp's failure: the user gets a fixed
+// pgdp message and hint, and its raw text (which may name Boost or C++ functions) goes to the
+// server log only (errdetail_log).
 #pragma once
 
 #include <new>
@@ -17,11 +22,15 @@ struct ErrorReport {
     int sqlstate;
     char message[1024];
     char hint[1024];
+    char log_detail[1024];  // server log only; empty for pgdp's own errors
 };
 
 enum class ErrorKind { InvalidParameter, OutOfRange, OutOfMemory, Internal };
 
+// Records pgdp's own error: message and hint are shown to the user.
 void record_error(ErrorReport& report, ErrorKind kind, const char* message, const char* hint) noexcept;
+// Records an exception that is not pgdp's own: `what` goes to the server log only.
+void record_foreign_error(ErrorReport& report, ErrorKind kind, const char* what) noexcept;
 [[noreturn]] void raise(const ErrorReport& report);
 
 template <typename Body>
@@ -31,14 +40,18 @@ bool guarded(ErrorReport& report, Body&& body) noexcept {
         return true;
     } catch (const pgdp::ArgumentError& error) {
         record_error(report, ErrorKind::InvalidParameter, error.what(), error.hint().c_str());
+    } catch (const pgdp::RangeError& error) {
+        record_error(report, ErrorKind::OutOfRange, error.what(), error.hint().c_str());
     } catch (const std::overflow_error& error) {
-        record_error(report, ErrorKind::OutOfRange, error.what(), nullptr);
+        record_foreign_error(report, ErrorKind::OutOfRange, error.what());
+    } catch (const std::underflow_error& error) {
+        record_foreign_error(report, ErrorKind::OutOfRange, error.what());
     } catch (const std::bad_alloc&) {
         record_error(report, ErrorKind::OutOfMemory, "out of memory in pgdp", nullptr);
     } catch (const std::exception& error) {
-        record_error(report, ErrorKind::Internal, error.what(), nullptr);
+        record_foreign_error(report, ErrorKind::Internal, error.what());
     } catch (...) {
-        record_error(report, ErrorKind::Internal, "unknown C++ exception in pgdp", nullptr);
+        record_foreign_error(report, ErrorKind::Internal, "unknown C++ exception");
     }
     return false;
 }
