@@ -333,6 +333,9 @@ void charge_query(QueryDesc* query) {
         case ChargeOutcome::Exhausted:
             ereport(ERROR, (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED), errmsg("%s", outcome.message),
                             errdetail("%s", outcome.detail), errhint("%s", outcome.hint)));
+        case ChargeOutcome::EpsilonBelowFloor:
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", outcome.message),
+                            errdetail("%s", outcome.detail), errhint("%s", outcome.hint)));
         case ChargeOutcome::NoBudget:
             ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("%s", outcome.message),
                             errdetail("%s", outcome.detail), errhint("%s", outcome.hint)));
