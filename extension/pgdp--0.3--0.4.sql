@@ -20,17 +20,16 @@ BEGIN
     IF x = 0 OR x = 'NaN' OR x IN ('Infinity', '-Infinity') THEN
         RETURN x;
     END IF;
-    -- decimals kept: 14 below the leading digit, capped at 40 (a leading digit below 1e-40 is
-    -- shown as the bound 1e-40 or 0)
+    -- decimals kept: 14 below the leading digit, at most 40 (negative: digits left of the point)
     places := least(14 - floor(log(abs(x)))::int, 40);
     IF scale(x) <= places THEN
         RETURN x;
     END IF;
     cut := trunc(x, places);
     IF up AND cut < x THEN
-        cut := cut + power(10::numeric, -places);
+        cut := cut + ('1e' || (-places)::text)::numeric;
     END IF;
-    RETURN cut;
+    RETURN trim_scale(cut);
 END $$;
 COMMENT ON FUNCTION pgdp.bounded_numeric(numeric, boolean) IS
     'x rounded (up or toward zero) to at most 15 significant digits and 40 decimals, for display; exact values stay in pgdp.budgets';
@@ -42,17 +41,23 @@ LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp A
 DECLARE
     shown text;
     exponent int;
+    mantissa numeric;
 BEGIN
     IF x IS NULL THEN
         RETURN 'NULL';
     END IF;
-    shown := x::text;
+    shown := trim_scale(x)::text;
     IF length(shown) <= 24 OR x = 0 OR x = 'NaN' OR x IN ('Infinity', '-Infinity') THEN
         RETURN shown;
     END IF;
     exponent := floor(log(abs(x)))::int;
-    RETURN trim_scale(round(x / power(10::numeric, exponent), 5))::text || 'e' || exponent::text
-           || ' (' || length(shown) || ' characters, rounded)';
+    mantissa := round(x / ('1e' || exponent::text)::numeric, 5);
+    IF abs(mantissa) >= 10 THEN  -- 9.999996 rounded up
+        mantissa := round(mantissa / 10, 5);
+        exponent := exponent + 1;
+    END IF;
+    RETURN mantissa::text || CASE WHEN exponent = 0 THEN '' ELSE 'e' || exponent::text END
+           || ' (rounded from ' || length(shown) || ' characters)';
 END $$;
 COMMENT ON FUNCTION pgdp.numeric_for_message(numeric) IS 'A numeric shown in at most about 40 characters, for error messages';
 
@@ -78,11 +83,11 @@ ALTER TABLE pgdp.budgets
 -- split of set_budget (half of each limit). An admin can change it with set_budget.
 UPDATE pgdp.budgets SET
     gaussian_epsilon_limit = CASE WHEN epsilon_spent = 0 AND delta_spent = 0 AND gaussian_mu2 = 0 AND delta_limit > 0
-                                  THEN epsilon_limit / 2
+                                  THEN trim_scale(epsilon_limit / 2)
                                   WHEN delta_limit > delta_spent THEN greatest(epsilon_limit - epsilon_spent, 0)
                                   ELSE 0 END,
     gaussian_delta_limit = CASE WHEN epsilon_spent = 0 AND delta_spent = 0 AND gaussian_mu2 = 0
-                                THEN delta_limit / 2
+                                THEN trim_scale(delta_limit / 2)
                                 ELSE greatest(delta_limit - delta_spent, 0) END
 WHERE accounting = 'gaussian' OR gaussian_mu2 > 0;
 
@@ -262,8 +267,8 @@ BEGIN
         split_delta := 0;
     ELSE
         -- The documented default: half of each limit to the Gaussian part (none without delta).
-        split_epsilon := coalesce(gaussian_epsilon, CASE WHEN delta > 0 THEN epsilon / 2 ELSE 0 END);
-        split_delta := coalesce(gaussian_delta, delta / 2);
+        split_epsilon := coalesce(gaussian_epsilon, CASE WHEN delta > 0 THEN trim_scale(epsilon / 2) ELSE 0 END);
+        split_delta := coalesce(gaussian_delta, trim_scale(delta / 2));
         PERFORM pgdp.check_budget_argument('gaussian_epsilon', split_epsilon, epsilon, 'epsilon', false,
             'gaussian_epsilon is the part of epsilon given to Gaussian releases (0 <= gaussian_epsilon <= epsilon; default epsilon/2).');
         PERFORM pgdp.check_budget_argument('gaussian_delta', split_delta, delta, 'delta', false,

@@ -208,8 +208,8 @@ void prepare_plans() {
         "       s.e::text, s.d::text, pgdp.bounded_numeric(b.min_epsilon, true)::text, b.releases::text, "
         "       b.release_limit::text, pgdp.bounded_numeric(b.epsilon_spent, true)::text, "
         "       pgdp.bounded_numeric(b.delta_spent, true)::text, "
-        "       pgdp.bounded_numeric(b.epsilon_limit - b.gaussian_epsilon_limit, false)::text, "
-        "       pgdp.bounded_numeric(b.delta_limit - b.gaussian_delta_limit, false)::text, "
+        "       trim_scale(pgdp.bounded_numeric(b.epsilon_limit - b.gaussian_epsilon_limit, false))::text, "
+        "       trim_scale(pgdp.bounded_numeric(b.delta_limit - b.gaussian_delta_limit, false))::text, "
         "       pgdp.bounded_numeric(b.gaussian_epsilon_limit, false)::text, "
         "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text "
         "FROM pgdp.budgets b, "
@@ -383,13 +383,13 @@ void charge(RequestSlot& request) {
     if (!basic_fits || !gaussian_fits) {
         const char* parts =
             gaussian_accounting
-                ? psprintf("basic part: spent epsilon %s and delta %s of %s and %s; Gaussian part (epsilon %s, delta "
-                           "%s): releases composed to sensitivity/sigma %.6g of at most %.6g%s",
+                ? psprintf("spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
+                           "releases to sensitivity/sigma %.6g of at most %.6g for its Gaussian part (%s, %s)%s",
                            column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
                            column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit),
-                           column_text(0, kGaussianEpsilonShown), column_text(0, kGaussianDeltaShown),
-                           std::sqrt(mu2_before), std::sqrt(mu2_limit),
-                           mu2_added > 0.0 ? psprintf(", %.6g with this query", std::sqrt(mu2_after)) : "")
+                           std::sqrt(mu2_before), std::sqrt(mu2_limit), column_text(0, kGaussianEpsilonShown),
+                           column_text(0, kGaussianDeltaShown),
+                           mu2_added > 0.0 ? psprintf(" (%.6g with this query)", std::sqrt(mu2_after)) : "")
                 : psprintf("spent epsilon %s and delta %s of its limits %s and %s",
                            column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
                            column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit));
