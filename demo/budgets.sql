@@ -1,7 +1,10 @@
 -- pgdp demo, part 3: privacy budgets. Two analysts share a table of patient visits; each has an
 -- (epsilon, delta) budget that every release is charged to before its value leaves the server.
--- Ana's budget uses basic composition (epsilons and deltas add up); Ben's composes his Gaussian
--- releases exactly as one Gaussian (002 Lemma 15), so the same budget buys him more of them.
+-- Ana's budget uses basic composition (epsilons and deltas add up); Ben's uses gaussian
+-- accounting with his whole budget as the Gaussian part (he makes only Gaussian releases): they
+-- compose exactly as one Gaussian (002 Lemma 15), so the same budget buys him more of them.
+-- (By default gaussian accounting gives half of each limit to the Gaussian part and the rest to
+-- every other release; docs/privacy.md "Gaussian accounting".)
 -- Once a budget is spent, releases are refused and nothing more is learned.
 \set QUIET on
 \set ON_ERROR_STOP on
@@ -21,7 +24,7 @@ GRANT SELECT ON demo_visits TO ana, ben;
 SELECT role, accounting, epsilon_limit, delta_limit
 FROM pgdp.set_budget('ana', 1, 1e-5, 'basic') UNION ALL
 SELECT role, accounting, epsilon_limit, delta_limit
-FROM pgdp.set_budget('ben', 1, 1e-5, 'gaussian');
+FROM pgdp.set_budget('ben', 1, 1e-5, 'gaussian', gaussian_epsilon => 1, gaussian_delta => 1e-5);
 
 \echo
 \echo '== Ana: visits and mean minutes per region (one release per aggregate, not per group) =='
@@ -31,7 +34,7 @@ FROM demo_visits GROUP BY region ORDER BY region;
 \echo 'Ana''s remaining budget (pgdp.my_budget shows only her own row):'
 SELECT role, epsilon_spent, epsilon_remaining, delta_remaining, releases FROM pgdp.my_budget;
 \echo 'Her ledger (pgdp.my_ledger):'
-SELECT charge_id, aggregate, mechanism, epsilon, delta, noise_scale, sensitivity FROM pgdp.my_ledger ORDER BY id;
+SELECT charge_id, aggregate, mechanism, epsilon, delta, noise_scale, sensitivity FROM pgdp.my_ledger ORDER BY charge_id, release;
 
 \echo
 \echo '== Ana spends the rest: 0.6 more is allowed, anything after that is refused =='
@@ -65,7 +68,7 @@ BEGIN
     RAISE NOTICE 'Ben made % Gaussian releases with his budget (basic composition: 10)', made;
 END $$;
 SELECT role, accounting, releases, round(sqrt(gaussian_mu2)::numeric, 4) AS composed_sensitivity_over_sigma,
-       round(epsilon_spent, 4) AS epsilon_spent_at_remaining_delta
+       round(epsilon_spent, 4) AS epsilon_spent_at_delta_1e_5
 FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 

@@ -1,6 +1,7 @@
 -- Budgets and the ledger: the catalog, the views each role sees, refusals, privileges, what one
 -- query costs (GROUP BY, grouping sets, prepared statements, EXPLAIN), which role pays, and
--- gaussian accounting fitting more releases than basic accounting for the same budget.
+-- gaussian accounting fitting more releases than basic accounting for the same budget, and its
+-- two parts used up independently. (Release limits and bounded numerics: sql/budget_limits.sql.)
 -- (Durability, crashes and concurrency are tested by test/t/001_budget_ledger.pl.)
 CREATE EXTENSION IF NOT EXISTS pgdp;
 SET extra_float_digits = 0;
@@ -69,16 +70,17 @@ SELECT aggregate, mechanism, accounting, epsilon, delta, noise_scale, sensitivit
 SELECT pg_temp.error_of(q) FROM (VALUES
     ('SELECT * FROM pgdp.budgets'),
     ('SELECT * FROM pgdp.ledger'),
+    ('SELECT * FROM pgdp.charges'),
     ('SELECT * FROM pgdp.budget_status'),
     ('UPDATE pgdp.budgets SET epsilon_limit = 1000'),
-    ('DELETE FROM pgdp.ledger'),
+    ('DELETE FROM pgdp.charges'),
     ('INSERT INTO pgdp.budgets (role, epsilon_limit, delta_limit) VALUES (''budget_alice'', 1000, 0)'),
-    ('INSERT INTO pgdp.ledger (role, charge_id, aggregate, mechanism, accounting, epsilon, delta, noise_scale, sensitivity, gaussian_mu2, backend_pid) VALUES (''budget_alice'', 0, ''x'', ''x'', ''basic'', -5, 0, 1, 1, 0, 0)'),
+    ('INSERT INTO pgdp.charges (charge_id, role, backend_pid, aggregates, mechanisms, gaussian_part, epsilons, deltas, noise_scales, sensitivities, gaussian_mu2s) VALUES (0, ''budget_alice'', 0, ''{x}'', ''{x}'', ''{f}'', ''{-5}'', ''{0}'', ''{1}'', ''{1}'', ''{0}'')'),
     ('UPDATE pgdp.my_budget SET epsilon_limit = 1000'),
     ('SELECT pgdp.set_budget(''budget_alice'', 1000)'),
     ('SELECT pgdp.raise_budget(''budget_alice'', 1000)'),
     ('SELECT pgdp.designate_admin(''budget_alice'')'),
-    ('TRUNCATE pgdp.ledger')) AS t(q);
+    ('TRUNCATE pgdp.charges')) AS t(q);
 
 -- Which role pays: always the session user. SET ROLE to a role with a large budget changes
 -- nothing (alice is a member of budget_team), nor does a SECURITY DEFINER function owned by a pgdp
@@ -150,13 +152,30 @@ SET SESSION AUTHORIZATION budget_dave;
 SELECT pg_temp.error_of('SELECT dp_sum(minutes, 0, 120, 0.1) FROM visits');
 SELECT count(*) AS own_budget_rows FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
--- The ledger is append-only, even for superusers (short of dropping the trigger).
-SELECT pg_temp.error_of('DELETE FROM pgdp.ledger');
-SELECT pg_temp.error_of('UPDATE pgdp.ledger SET epsilon = 0');
+-- The ledger is append-only, even for superusers (short of dropping the trigger); its per-release
+-- view cannot be written either.
+SELECT pg_temp.error_of(q) FROM (VALUES
+    ('DELETE FROM pgdp.charges'),
+    ('UPDATE pgdp.charges SET epsilons = ''{0}'''),
+    ('TRUNCATE pgdp.charges'),
+    ('DELETE FROM pgdp.ledger')) AS t(q);
+-- One row per charge: the ROLLUP query above (2 releases) is one row of pgdp.charges.
+SELECT cardinality(aggregates) AS releases, aggregates, epsilons FROM pgdp.charges c
+WHERE role = 'budget_alice'::regrole AND query_text LIKE '%ROLLUP%';
 
--- Gaussian accounting: the same budget (1, 1e-5) and the same Gaussian release (dp_count at
--- epsilon 0.1, delta 1e-6) fit 10 times under basic composition (bob) and many more times when
--- the releases compose as one Gaussian (carol, 002 Lemma 15).
+-- Gaussian accounting splits the budget when it is set: the Gaussian part (gaussian_epsilon,
+-- gaussian_delta; default half of each limit) admits Gaussian releases while the composed
+-- Gaussian (002 Lemma 15) is within it, the basic part (the rest) everything else, by basic
+-- composition. The same Gaussian release (dp_count at epsilon 0.1, delta 1e-6) fits 10 times in
+-- a basic budget of (1, 1e-5) (bob), many more times when the whole budget is the Gaussian part
+-- (erin), and the two parts of a default split are used up independently (carol, frank).
+CREATE ROLE budget_erin;
+CREATE ROLE budget_frank;
+GRANT SELECT ON visits TO budget_erin, budget_frank;
+SELECT role, accounting, epsilon_limit, delta_limit, gaussian_epsilon_limit, gaussian_delta_limit
+FROM pgdp.set_budget('budget_erin', 1, 1e-5, 'gaussian', gaussian_epsilon => 1, gaussian_delta => 1e-5);
+SELECT role, accounting, gaussian_epsilon_limit, gaussian_delta_limit
+FROM pgdp.set_budget('budget_frank', 1, 1e-5, 'gaussian');
 CREATE FUNCTION pg_temp.releases_until_refused(query text) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
     made int := 0;
@@ -174,25 +193,59 @@ END $$;
 SET SESSION AUTHORIZATION budget_bob;
 SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1, 1e-6, ''gaussian'') FROM visits') AS basic_releases;
 SELECT accounting, epsilon_spent, delta_spent, releases FROM pgdp.my_budget;
-SET SESSION AUTHORIZATION budget_carol;
+SET SESSION AUTHORIZATION budget_erin;
 SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1, 1e-6, ''gaussian'') FROM visits') AS gaussian_releases;
--- Composed: sqrt(n) times the ratio of one release; the exact profile at epsilon 1 is within delta.
+-- Composed: sqrt(n) times the ratio of one release; the exact profile (gaussian_delta, evaluated
+-- independently of the ledger worker's check) at epsilon 1 is within delta 1e-5, and one more
+-- release would not be.
 SELECT accounting, releases, round(sqrt(gaussian_mu2)::numeric, 4) AS composed_mu,
        gaussian_delta(1 / sqrt(gaussian_mu2), 1) <= 1e-5 AS within_delta,
        gaussian_delta(1 / sqrt(gaussian_mu2 * (releases + 1) / releases), 1) > 1e-5 AS one_more_would_not_be,
-       round(epsilon_spent, 3) AS epsilon_spent
+       round(epsilon_spent, 3) AS epsilon_spent, delta_spent
 FROM pgdp.my_budget;
--- Non-Gaussian releases in gaussian mode use basic composition with the Gaussian part.
+-- Nothing is left for other releases: the basic part is (0, 0).
 SELECT pg_temp.error_of('SELECT dp_count(0.5) FROM visits');
+-- carol (default split: Gaussian part (0.5, 5e-6), basic part (0.5, 5e-6)) makes Gaussian
+-- releases first, then Laplace ones; frank the other way round. Both make the same number of
+-- Gaussian releases and the same 5 Laplace releases of epsilon 0.1: spending one part does not
+-- shrink the other.
+SET SESSION AUTHORIZATION budget_carol;
+SELECT gaussian_epsilon_limit, gaussian_delta_limit FROM pgdp.my_budget;
+SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1, 1e-6, ''gaussian'') FROM visits') AS carol_gaussian_first;
+SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1) FROM visits') AS carol_laplace_then;
+SELECT releases, round(sqrt(gaussian_mu2)::numeric, 4) AS composed_mu,
+       gaussian_delta(1 / sqrt(gaussian_mu2), 0.5) <= 5e-6 AS gaussian_part_within,
+       gaussian_delta(1 / sqrt(gaussian_mu2 * (releases - 5 + 1) / (releases - 5)), 0.5) > 5e-6 AS one_more_would_not_be,
+       round(epsilon_spent, 3) AS epsilon_spent, delta_spent
+FROM pgdp.my_budget;
+SELECT pg_temp.error_of('SELECT dp_count(0.1, 1e-6, ''gaussian'') FROM visits');
+SET SESSION AUTHORIZATION budget_frank;
+SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1) FROM visits') AS frank_laplace_first;
+SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1, 1e-6, ''gaussian'') FROM visits') AS frank_gaussian_then;
 RESET SESSION AUTHORIZATION;
 SELECT role, mechanism, accounting, count(*) FROM pgdp.ledger
-WHERE role IN ('budget_bob', 'budget_carol') GROUP BY 1, 2, 3 ORDER BY 1::text, 2, 3;
+WHERE role IN ('budget_bob', 'budget_carol', 'budget_erin', 'budget_frank') GROUP BY 1, 2, 3 ORDER BY 1::text, 2, 3;
+-- A split is validated, and cannot give a part less than it has spent (the releases together
+-- would then exceed the role's limits).
+SELECT pg_temp.error_of(q) FROM (VALUES
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''basic'', gaussian_epsilon => 0.5)'),
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''gaussian'', gaussian_epsilon => 2)'),
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''gaussian'', gaussian_delta => -1e-6)'),
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''gaussian'', gaussian_delta => 0)'),
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''gaussian'', gaussian_epsilon => 0.6)'),
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''gaussian'', gaussian_epsilon => 0.2)'),
+    ('SELECT pgdp.set_budget(''budget_frank'', 1, 1e-5, ''basic'')')) AS t(q);
+-- Raising a gaussian budget raises its basic part: frank can make 2 more Laplace releases.
+SELECT epsilon_limit, gaussian_epsilon_limit, gaussian_delta_limit FROM pgdp.raise_budget('budget_frank', 0.2);
+SET SESSION AUTHORIZATION budget_frank;
+SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1) FROM visits') AS frank_laplace_after_raise;
+RESET SESSION AUTHORIZATION;
 
 -- Clean up (the ledger keeps the rows of dropped roles).
 DROP FUNCTION team_count();
 DROP FUNCTION pg_temp.counted_by(float8);
-REVOKE SELECT ON visits FROM budget_alice, budget_bob, budget_carol, budget_dave, budget_team, budget_admin;
+REVOKE SELECT ON visits FROM budget_alice, budget_bob, budget_carol, budget_dave, budget_team, budget_erin, budget_frank, budget_admin;
 SELECT pgdp.revoke_admin('budget_admin');
 DROP TABLE visits;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'budget\_%';
-DROP ROLE budget_alice, budget_bob, budget_carol, budget_dave, budget_admin, budget_team;
+DROP ROLE budget_alice, budget_bob, budget_carol, budget_dave, budget_admin, budget_team, budget_erin, budget_frank;

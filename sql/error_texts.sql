@@ -114,7 +114,8 @@ SELECT pgdp.gaussian_part_epsilon(0, 0) AS none, pgdp.gaussian_part_epsilon(1, 0
 
 -- The aggregates: a dedicated session user with a budget, so that what is charged can be read.
 CREATE ROLE pgdp_error_texts_analyst;
-SELECT epsilon_limit, delta_limit FROM pgdp.set_budget('pgdp_error_texts_analyst', 1e30, 0.9);
+SELECT epsilon_limit, delta_limit FROM pgdp.set_budget('pgdp_error_texts_analyst', 1e18, 0.9,
+    min_epsilon => 1e-300, release_limit => 100000000);
 SET SESSION AUTHORIZATION pgdp_error_texts_analyst;
 SELECT t.query, o.state, o.message, o.hint, o.state = '00000' AND o.result IS NOT NULL AS released
 FROM (VALUES

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -43,6 +44,40 @@ bool gaussian_part_fits(double mu2, double epsilon_room, double delta_room) {
     const double mu = std::nextafter(std::sqrt(mu2), std::numeric_limits<double>::infinity());
     const double epsilon = epsilon_room * (1.0 - 1e-9);
     return gaussian_delta(1.0 / mu, epsilon, 1.0) <= delta_room * (1.0 - 1e-9);
+}
+
+double gaussian_mu2_limit(double epsilon_room, double delta_room) {
+    if (!(epsilon_room >= 0.0) || !std::isfinite(epsilon_room) || !(delta_room > 0.0) || !std::isfinite(delta_room)) {
+        return 0.0;
+    }
+    // Bracket: fits(lower) holds (or lower = 0), fits(upper) does not. The profile grows with mu,
+    // so the accepted mu^2 form an interval [0, limit].
+    double lower = 0.0;
+    double upper = 1.0;
+    while (gaussian_part_fits(upper, epsilon_room, delta_room)) {
+        lower = upper;
+        upper *= 2.0;
+        if (!std::isfinite(upper)) return lower;
+    }
+    // Bisection over the doubles themselves: positive doubles order like their bit patterns, so
+    // at most 64 steps end with lower and upper adjacent.
+    std::uint64_t low_bits = 0;
+    std::uint64_t high_bits = 0;
+    std::memcpy(&low_bits, &lower, sizeof lower);
+    std::memcpy(&high_bits, &upper, sizeof upper);
+    while (high_bits - low_bits > 1) {
+        const std::uint64_t middle_bits = low_bits + (high_bits - low_bits) / 2;
+        double middle = 0.0;
+        std::memcpy(&middle, &middle_bits, sizeof middle);
+        if (gaussian_part_fits(middle, epsilon_room, delta_room)) {
+            low_bits = middle_bits;
+        } else {
+            high_bits = middle_bits;
+        }
+    }
+    double limit = 0.0;
+    std::memcpy(&limit, &low_bits, sizeof limit);
+    return limit;
 }
 
 double gaussian_part_epsilon(double mu2, double delta_room) {

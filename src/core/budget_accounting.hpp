@@ -3,9 +3,11 @@
 //   * basic composition (001 Lemma 5.3): epsilons and deltas add up; the sums are kept as exact
 //     decimals by the ledger (SQL numeric), each release charged as the shortest decimal that
 //     round-trips to its float8 argument, while the mechanism is calibrated one ulp below it;
-//   * Gaussian composition (002 Lemma 15): Gaussian releases with sensitivity/sigma = mu_i compose
-//     as one Gaussian with mu = sqrt(sum mu_i^2), checked against the exact profile (Balle-Wang)
-//     for the epsilon and delta left over by the basic part.
+//   * Gaussian composition (002 Lemma 15): in gaussian accounting, Gaussian releases with
+//     sensitivity/sigma = mu_i compose as one Gaussian with mu = sqrt(sum mu_i^2); the Gaussian
+//     part of the budget (E_g, D_g), fixed when the budget is set, admits them while
+//     sum mu_i^2 <= gaussian_mu2_limit(E_g, D_g) (exact Balle-Wang profile; a fully adaptive GDP
+//     filter, docs/privacy.md "Gaussian accounting").
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,13 @@ double add_rounded_up(double a, double b);
 // profile, with relative margins of 1e-9 on both (evaluation error and the discrete correction).
 // epsilon_room and delta_room must already be rounded down by the caller. True when mu2 = 0.
 bool gaussian_part_fits(double mu2, double epsilon_room, double delta_room);
+
+// The Gaussian part's filter bound: the largest mu^2 (a double) with
+// gaussian_part_fits(mu^2, epsilon_room, delta_room), so that the composed Gaussian of every
+// sum mu_i^2 <= the bound is (epsilon_room, delta_room)-DP (the profile grows with mu). 0 when
+// delta_room <= 0 or an argument is not finite. epsilon_room and delta_room must already be
+// rounded down by the caller.
+double gaussian_mu2_limit(double epsilon_room, double delta_room);
 
 // The smallest epsilon at which the composed Gaussian (mu^2 = mu2) is private for delta_room,
 // rounded up; 0 when mu2 = 0; +infinity when delta_room <= 0 and mu2 > 0.

@@ -28,7 +28,8 @@ struct ChargeItem {
 };
 
 struct ChargeOutcome {
-    enum Code : int32 { Charged = 0, Exhausted = 1, NoBudget = 2, Failed = 3 };
+    // EpsilonBelowFloor: a release's epsilon is below the role's min_epsilon (22023).
+    enum Code : int32 { Charged = 0, Exhausted = 1, NoBudget = 2, Failed = 3, EpsilonBelowFloor = 4 };
     Code code;
     int64 charge_id;
     char message[256];

@@ -158,7 +158,7 @@ void set_outcome(ChargeOutcome& outcome, ChargeOutcome::Code code, const char* m
 SPIPlanPtr lock_budget = nullptr;
 SPIPlanPtr check_budget = nullptr;
 SPIPlanPtr spend_budget = nullptr;
-SPIPlanPtr record_release = nullptr;
+SPIPlanPtr record_charge = nullptr;
 SPIPlanPtr next_charge_id = nullptr;
 
 SPIPlanPtr keep(const char* sql, int nargs, Oid* types) {
@@ -168,33 +168,69 @@ SPIPlanPtr keep(const char* sql, int nargs, Oid* types) {
     return plan;
 }
 
+// Columns of check_budget, in order.
+enum CheckColumn {
+    kAboveFloor = 1,        // the smallest epsilon of the query >= min_epsilon
+    kWithinQuota,           // releases + count <= release_limit
+    kBasicFits,             // basic part: exact sums within (E - E_g, D - D_g)
+    kGaussianEpsilon,       // E_g, float8
+    kGaussianDelta,         // D_g, float8
+    kGaussianMu2,           // mu^2 spent
+    kBasicEpsilonAdded,     // exact sums of this query's basic-part releases (text)
+    kBasicDeltaAdded,
+    kMinEpsilonShown,       // the rest: bounded decimals for messages
+    kReleases,
+    kReleaseLimit,
+    kBasicEpsilonSpent,
+    kBasicDeltaSpent,
+    kBasicEpsilonLimit,
+    kBasicDeltaLimit,
+    kGaussianEpsilonShown,
+    kGaussianDeltaShown,
+};
+
 void prepare_plans() {
-    if (record_release != nullptr) return;
+    if (record_charge != nullptr) return;
     Oid lock_types[] = {REGROLEOID};
-    lock_budget = keep("SELECT accounting FROM pgdp.budgets WHERE role = $1 FOR UPDATE", 1, lock_types);
-    Oid check_types[] = {REGROLEOID, TEXTARRAYOID, TEXTARRAYOID};
+    // Gaussian releases join the Gaussian part when the role's budget has one (gaussian accounting
+    // with gaussian_delta_limit > 0); otherwise they are charged to the basic part.
+    lock_budget = keep(
+        "SELECT accounting = 'gaussian' AND gaussian_delta_limit > 0 FROM pgdp.budgets WHERE role = $1 FOR UPDATE", 1,
+        lock_types);
+    // $2, $3: epsilons and deltas of the query's basic-part releases; $4: its smallest epsilon;
+    // $5: its number of releases. Sums are exact (numeric); shown values are bounded.
+    Oid check_types[] = {REGROLEOID, TEXTARRAYOID, TEXTARRAYOID, TEXTOID, INT8OID};
     check_budget = keep(
-        "SELECT b.epsilon_spent + s.e <= b.epsilon_limit, b.delta_spent + s.d <= b.delta_limit, "
-        "       (b.epsilon_limit - b.epsilon_spent - s.e)::float8, (b.delta_limit - b.delta_spent - s.d)::float8, "
-        "       b.gaussian_mu2, s.e::text, s.d::text, b.epsilon_spent::text, b.delta_spent::text, "
-        "       b.epsilon_limit::text, b.delta_limit::text "
+        "SELECT $4::numeric >= b.min_epsilon, b.releases + $5 <= b.release_limit, "
+        "       b.epsilon_spent + s.e <= b.epsilon_limit - b.gaussian_epsilon_limit "
+        "         AND b.delta_spent + s.d <= b.delta_limit - b.gaussian_delta_limit, "
+        "       b.gaussian_epsilon_limit::float8, b.gaussian_delta_limit::float8, b.gaussian_mu2, "
+        "       s.e::text, s.d::text, pgdp.bounded_numeric(b.min_epsilon, true)::text, b.releases::text, "
+        "       b.release_limit::text, pgdp.bounded_numeric(b.epsilon_spent, true)::text, "
+        "       pgdp.bounded_numeric(b.delta_spent, true)::text, "
+        "       trim_scale(pgdp.bounded_numeric(b.epsilon_limit - b.gaussian_epsilon_limit, false))::text, "
+        "       trim_scale(pgdp.bounded_numeric(b.delta_limit - b.gaussian_delta_limit, false))::text, "
+        "       pgdp.bounded_numeric(b.gaussian_epsilon_limit, false)::text, "
+        "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text "
         "FROM pgdp.budgets b, "
         "     (SELECT (SELECT coalesce(sum(x::numeric), 0) FROM unnest($2) x) AS e, "
         "             (SELECT coalesce(sum(x::numeric), 0) FROM unnest($3) x) AS d) s "
         "WHERE b.role = $1",
-        3, check_types);
+        5, check_types);
     Oid spend_types[] = {REGROLEOID, TEXTOID, TEXTOID, FLOAT8OID, INT8OID};
     spend_budget = keep(
         "UPDATE pgdp.budgets SET epsilon_spent = epsilon_spent + $2::numeric, delta_spent = delta_spent + $3::numeric, "
         "       gaussian_mu2 = $4, releases = releases + $5, updated_at = now() WHERE role = $1",
         5, spend_types);
     next_charge_id = keep("SELECT nextval('pgdp.charge_ids')", 0, nullptr);
-    Oid record_types[] = {REGROLEOID, INT8OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
-                          FLOAT8OID,  FLOAT8OID, FLOAT8OID, INT8OID, TEXTOID, INT4OID};
-    record_release = keep(
-        "INSERT INTO pgdp.ledger (role, charge_id, aggregate, mechanism, accounting, epsilon, delta, noise_scale, "
-        "                         sensitivity, gaussian_mu2, query_id, query_text, backend_pid) "
-        "VALUES ($1, $2, $3, $4, $5, $6::numeric, $7::numeric, $8, $9, $10, $11, $12, $13)",
+    // One row per charge (extension/pgdp--0.3--0.4.sql): release i is element i of each array.
+    Oid record_types[] = {INT8OID,      REGROLEOID,   INT4OID,        INT8OID,        TEXTOID,
+                          TEXTARRAYOID, TEXTARRAYOID, BOOLARRAYOID,   TEXTARRAYOID,   TEXTARRAYOID,
+                          FLOAT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
+    record_charge = keep(
+        "INSERT INTO pgdp.charges (charge_id, role, backend_pid, query_id, query_text, aggregates, mechanisms, "
+        "                          gaussian_part, epsilons, deltas, noise_scales, sensitivities, gaussian_mu2s) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric[], $10::numeric[], $11, $12, $13)",
         13, record_types);
 }
 
@@ -221,6 +257,24 @@ Datum text_array(const Decimal* values, int count) {
     return PointerGetDatum(construct_array(elements, count, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
+Datum cstring_array(const char* const* values, int count) {
+    Datum* elements = static_cast<Datum*>(palloc(sizeof(Datum) * (count > 0 ? count : 1)));
+    for (int i = 0; i < count; ++i) elements[i] = CStringGetTextDatum(values[i]);
+    return PointerGetDatum(construct_array(elements, count, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+Datum float8_array(const double* values, int count) {
+    Datum* elements = static_cast<Datum*>(palloc(sizeof(Datum) * (count > 0 ? count : 1)));
+    for (int i = 0; i < count; ++i) elements[i] = Float8GetDatum(values[i]);
+    return PointerGetDatum(construct_array(elements, count, FLOAT8OID, sizeof(double), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+Datum bool_array(const bool* values, int count) {
+    Datum* elements = static_cast<Datum*>(palloc(sizeof(Datum) * (count > 0 ? count : 1)));
+    for (int i = 0; i < count; ++i) elements[i] = BoolGetDatum(values[i]);
+    return PointerGetDatum(construct_array(elements, count, BOOLOID, 1, true, TYPALIGN_CHAR));
+}
+
 const char* column_text(int row, int column) {
     const char* value = SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column);
     return value != nullptr ? value : "";
@@ -238,7 +292,11 @@ bool column_bool(int row, int column) {
     return !is_null && DatumGetBool(value);
 }
 
-// Checks and records one request inside the batch's transaction.
+double rounded_down(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
+
+// Checks and records one request inside the batch's transaction. Refusals (nothing written, in
+// this order): no budget; an epsilon below the role's min_epsilon; the release quota; the basic
+// part; the Gaussian part (gaussian accounting).
 void charge(RequestSlot& request) {
     ChargeOutcome& outcome = request.outcome;
     const char* role_name = GetUserNameFromId(request.role, true);
@@ -254,20 +312,25 @@ void charge(RequestSlot& request) {
                     psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).", role));
         return;
     }
-    const bool gaussian_accounting = std::strcmp(column_text(0, 1), "gaussian") == 0;
+    const bool gaussian_accounting = column_bool(0, 1);
 
-    // Basic part: decimals of the non-Gaussian-part releases; Gaussian part: their mu^2.
+    // Basic part: decimals of the releases not in the Gaussian part; Gaussian part: their mu^2.
+    const int count = request.count;
     Decimal* epsilons = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
     Decimal* deltas = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    bool* in_gaussian_part = static_cast<bool*>(palloc(sizeof(bool) * kMaxReleasesPerQuery));
     int basic = 0;
     double mu2_added = 0.0;
     double requested_epsilon = 0.0;
     double requested_delta = 0.0;
-    for (int i = 0; i < request.count; ++i) {
+    double smallest_epsilon = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count; ++i) {
         const ChargeItem& item = request.items[i];
         requested_epsilon += item.epsilon;
         requested_delta += item.delta;
-        if (gaussian_accounting && item.gaussian_mu2 > 0.0) {
+        smallest_epsilon = std::fmin(smallest_epsilon, item.epsilon);
+        in_gaussian_part[i] = gaussian_accounting && item.gaussian_mu2 > 0.0;
+        if (in_gaussian_part[i]) {
             mu2_added = pgdp::add_rounded_up(mu2_added, item.gaussian_mu2);
         } else {
             epsilons[basic] = decimal(item.epsilon);
@@ -275,39 +338,78 @@ void charge(RequestSlot& request) {
             ++basic;
         }
     }
-    Datum check_args[3] = {role_datum, text_array(epsilons, basic), text_array(deltas, basic)};
+    // The shortest decimal is monotone in the double, so this is the smallest charged decimal.
+    const Decimal smallest = decimal(count > 0 ? smallest_epsilon : 0.0);
+    Datum check_args[5] = {role_datum, text_array(epsilons, basic), text_array(deltas, basic),
+                           CStringGetTextDatum(smallest.text), Int64GetDatum(count)};
     if (SPI_execute_plan(check_budget, check_args, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
         elog(ERROR, "pgdp ledger: checking the budget failed");
     }
-    const bool basic_fits = column_bool(0, 1) && column_bool(0, 2);
-    // Rooms converted to float8 (nearest) and moved one ulp down: never above the exact decimals.
-    const double epsilon_room = std::nextafter(column_float8(0, 3), -std::numeric_limits<double>::infinity());
-    const double delta_room = std::nextafter(column_float8(0, 4), -std::numeric_limits<double>::infinity());
-    const double mu2_before = column_float8(0, 5);
-    const char* basic_epsilon = column_text(0, 6);
-    const char* basic_delta = column_text(0, 7);
+    if (!column_bool(0, kAboveFloor)) {
+        set_outcome(outcome, ChargeOutcome::EpsilonBelowFloor,
+                    psprintf("epsilon %s is below the smallest epsilon of one release allowed for role \"%s\" (%s)",
+                             smallest.text, role, column_text(0, kMinEpsilonShown)),
+                    psprintf("Every pgdp aggregate call of the query (each grouping set) is one release and each must "
+                             "have epsilon >= %s (min_epsilon of \"%s\"): releases at tiny epsilons cost almost "
+                             "nothing and flood the ledger. Nothing was released or charged.",
+                             column_text(0, kMinEpsilonShown), role),
+                    "Use a larger epsilon per aggregate call, or ask a pgdp admin to lower it with "
+                    "pgdp.set_budget(role, epsilon, delta, min_epsilon => ...).");
+        return;
+    }
+    if (!column_bool(0, kWithinQuota)) {
+        set_outcome(outcome, ChargeOutcome::Exhausted, psprintf("release quota of role \"%s\" is exhausted", role),
+                    psprintf("The query makes %d release%s; \"%s\" has made %s of its release_limit %s. Nothing was "
+                             "released or charged.",
+                             count, count == 1 ? "" : "s", role, column_text(0, kReleases),
+                             column_text(0, kReleaseLimit)),
+                    "A pgdp admin can raise it with pgdp.set_budget(role, epsilon, delta, release_limit => ...).");
+        return;
+    }
+    const bool basic_fits = column_bool(0, kBasicFits);
+    const double mu2_before = column_float8(0, kGaussianMu2);
     const double mu2_after = mu2_added > 0.0 ? pgdp::add_rounded_up(mu2_before, mu2_added) : mu2_before;
-    bool fits = basic_fits;
-    // The core may throw (invalid profile arguments): behind the barrier, the error fails this
-    // request's subtransaction instead of escaping into PostgreSQL.
-    if (fits) PGDP_GUARDED(fits = pgdp::gaussian_part_fits(mu2_after, epsilon_room, delta_room));
-    if (!fits) {
-        const char* gaussian =
-            mu2_after > 0.0 ? psprintf(", Gaussian releases composed to sensitivity/sigma %.6g", std::sqrt(mu2_after)) : "";
-        set_outcome(outcome, ChargeOutcome::Exhausted, psprintf("privacy budget of role \"%s\" is exhausted", role),
-                    psprintf("The query needs epsilon %s and delta %s (%d release%s); \"%s\" has spent epsilon %s and "
-                             "delta %s of its limits %s and %s (%s accounting%s). Nothing was released or charged.",
-                             decimal(requested_epsilon).text, decimal(requested_delta).text, request.count,
-                             request.count == 1 ? "" : "s", role, column_text(0, 8), column_text(0, 9),
-                             column_text(0, 10), column_text(0, 11), gaussian_accounting ? "gaussian" : "basic",
-                             gaussian),
+    // The Gaussian part's filter: sum mu_i^2 <= the bound of (E_g, D_g), converted to float8
+    // (nearest) and moved one ulp down, never above the exact decimals. The core may throw
+    // (invalid profile arguments): behind the barrier, the error fails this request's
+    // subtransaction instead of escaping into PostgreSQL.
+    double mu2_limit = 0.0;
+    if (gaussian_accounting) {
+        const double epsilon_room = rounded_down(column_float8(0, kGaussianEpsilon));
+        const double delta_room = rounded_down(column_float8(0, kGaussianDelta));
+        PGDP_GUARDED(mu2_limit = pgdp::gaussian_mu2_limit(epsilon_room, delta_room));
+    }
+    const bool gaussian_fits = mu2_added <= 0.0 || mu2_after <= mu2_limit;
+    if (!basic_fits || !gaussian_fits) {
+        const char* parts =
+            gaussian_accounting
+                ? psprintf("spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
+                           "releases to sensitivity/sigma %.6g of at most %.6g for its Gaussian part (%s, %s)%s",
+                           column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
+                           column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit),
+                           std::sqrt(mu2_before), std::sqrt(mu2_limit), column_text(0, kGaussianEpsilonShown),
+                           column_text(0, kGaussianDeltaShown),
+                           mu2_added > 0.0 ? psprintf(" (%.6g with this query)", std::sqrt(mu2_after)) : "")
+                : psprintf("spent epsilon %s and delta %s of its limits %s and %s",
+                           column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
+                           column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit));
+        set_outcome(outcome, ChargeOutcome::Exhausted,
+                    psprintf("privacy budget of role \"%s\" is exhausted%s", role,
+                             !gaussian_accounting ? ""
+                             : !basic_fits        ? " (basic part)"
+                                                  : " (Gaussian part)"),
+                    psprintf("The query needs epsilon %s and delta %s (%d release%s); \"%s\" has %s (%s accounting). "
+                             "Nothing was released or charged.",
+                             decimal(requested_epsilon).text, decimal(requested_delta).text, count,
+                             count == 1 ? "" : "s", role, parts, gaussian_accounting ? "gaussian" : "basic"),
                     "A pgdp admin can raise it with pgdp.raise_budget(); otherwise spend less epsilon and delta per "
                     "query.");
         return;
     }
 
-    Datum spend_args[5] = {role_datum, CStringGetTextDatum(basic_epsilon), CStringGetTextDatum(basic_delta),
-                           Float8GetDatum(mu2_after), Int64GetDatum(request.count)};
+    Datum spend_args[5] = {role_datum, CStringGetTextDatum(column_text(0, kBasicEpsilonAdded)),
+                           CStringGetTextDatum(column_text(0, kBasicDeltaAdded)), Float8GetDatum(mu2_after),
+                           Int64GetDatum(count)};
     if (SPI_execute_plan(spend_budget, spend_args, nullptr, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) {
         elog(ERROR, "pgdp ledger: updating the budget failed");
     }
@@ -320,31 +422,43 @@ void charge(RequestSlot& request) {
     const int text_length = static_cast<int>(std::strlen(request.query_text));
     const int valid_length = pg_mbcliplen(request.query_text, text_length, text_length);
     const char* query_text = pnstrdup(request.query_text, valid_length);
-    for (int i = 0; i < request.count; ++i) {
+
+    // The releases of the charge, one array element each.
+    const char** aggregates = static_cast<const char**>(palloc(sizeof(char*) * kMaxReleasesPerQuery));
+    const char** mechanisms = static_cast<const char**>(palloc(sizeof(char*) * kMaxReleasesPerQuery));
+    Decimal* all_epsilons = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    Decimal* all_deltas = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    double* noise_scales = static_cast<double*>(palloc(sizeof(double) * kMaxReleasesPerQuery));
+    double* sensitivities = static_cast<double*>(palloc(sizeof(double) * kMaxReleasesPerQuery));
+    double* mu2s = static_cast<double*>(palloc(sizeof(double) * kMaxReleasesPerQuery));
+    for (int i = 0; i < count; ++i) {
         const ChargeItem& item = request.items[i];
-        const bool gaussian_part = gaussian_accounting && item.gaussian_mu2 > 0.0;
-        char aggregate[sizeof item.aggregate + 1];
-        snprintf(aggregate, sizeof aggregate, "%s", item.aggregate);
+        aggregates[i] = pnstrdup(item.aggregate, sizeof item.aggregate);
         // Names are string literals: data() is NUL-terminated.
-        const char* mechanism = pgdp::mechanism_name(static_cast<pgdp::Mechanism>(item.mechanism)).data();
-        Datum args[13] = {role_datum,
-                          Int64GetDatum(charge_id),
-                          CStringGetTextDatum(aggregate),
-                          CStringGetTextDatum(mechanism),
-                          CStringGetTextDatum(gaussian_part ? "gaussian" : "basic"),
-                          CStringGetTextDatum(decimal(item.epsilon).text),
-                          CStringGetTextDatum(decimal(item.delta).text),
-                          Float8GetDatum(item.noise_scale),
-                          Float8GetDatum(item.sensitivity),
-                          Float8GetDatum(item.gaussian_mu2),
-                          Int64GetDatum(static_cast<int64>(request.query_id)),
-                          CStringGetTextDatum(query_text),
-                          Int32GetDatum(request.backend_pid)};
-        char nulls[14] = "             ";
-        if (request.query_id == 0) nulls[10] = 'n';
-        if (SPI_execute_plan(record_release, args, nulls, false, 0) != SPI_OK_INSERT) {
-            elog(ERROR, "pgdp ledger: recording the release failed");
-        }
+        mechanisms[i] = pgdp::mechanism_name(static_cast<pgdp::Mechanism>(item.mechanism)).data();
+        all_epsilons[i] = decimal(item.epsilon);
+        all_deltas[i] = decimal(item.delta);
+        noise_scales[i] = item.noise_scale;
+        sensitivities[i] = item.sensitivity;
+        mu2s[i] = item.gaussian_mu2;
+    }
+    Datum args[13] = {Int64GetDatum(charge_id),
+                      role_datum,
+                      Int32GetDatum(request.backend_pid),
+                      Int64GetDatum(static_cast<int64>(request.query_id)),
+                      CStringGetTextDatum(query_text),
+                      cstring_array(aggregates, count),
+                      cstring_array(mechanisms, count),
+                      bool_array(in_gaussian_part, count),
+                      text_array(all_epsilons, count),
+                      text_array(all_deltas, count),
+                      float8_array(noise_scales, count),
+                      float8_array(sensitivities, count),
+                      float8_array(mu2s, count)};
+    char nulls[14] = "             ";
+    if (request.query_id == 0) nulls[3] = 'n';
+    if (SPI_execute_plan(record_charge, args, nulls, false, 0) != SPI_OK_INSERT) {
+        elog(ERROR, "pgdp ledger: recording the charge failed");
     }
     outcome.code = ChargeOutcome::Charged;
     outcome.charge_id = charge_id;
@@ -377,7 +491,7 @@ void charge_isolated(RequestSlot& request) {
                     "Nothing was released or charged.",
                     error->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE
                         ? "The role's budget row is locked by another transaction (an admin change in progress?)."
-                        : "Check that pgdp 0.3 or later is installed in this database (ALTER EXTENSION pgdp UPDATE).");
+                        : "Check that pgdp 0.4 is installed in this database (ALTER EXTENSION pgdp UPDATE).");
         ereport(LOG, (errmsg("pgdp ledger: charge for role %u failed: %s", request.role, error->message)));
         FreeErrorData(error);
     }
@@ -415,11 +529,11 @@ void process(Taken* batch, int count) {
             set_outcome(batch[i].request.outcome, ChargeOutcome::Failed,
                         psprintf("pgdp could not charge the release: %s", error->message),
                         "Nothing was released or charged.",
-                        "Check that pgdp 0.3 or later is installed in this database (ALTER EXTENSION pgdp "
+                        "Check that pgdp 0.4 is installed in this database (ALTER EXTENSION pgdp "
                         "UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
-        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &spend_budget, &record_release, &next_charge_id}) {
+        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &spend_budget, &record_charge, &next_charge_id}) {
             if (*plan != nullptr) SPI_freeplan(*plan);
             *plan = nullptr;
         }

@@ -285,6 +285,7 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
     int sqlstate = ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
     if (outcome.code == ChargeOutcome::Exhausted) sqlstate = ERRCODE_CONFIGURATION_LIMIT_EXCEEDED;
     if (outcome.code == ChargeOutcome::NoBudget) sqlstate = ERRCODE_INSUFFICIENT_PRIVILEGE;
+    if (outcome.code == ChargeOutcome::EpsilonBelowFloor) sqlstate = ERRCODE_INVALID_PARAMETER_VALUE;
     ereport(ERROR, (errcode(sqlstate), errmsg("%s", outcome.message), errdetail("%s", outcome.detail),
                     errhint("%s", outcome.hint)));
 }

@@ -1,5 +1,6 @@
 
-# pgdp 0.3: per-role privacy budgets charged by the ledger worker.
+# pgdp 0.3/0.4: per-role privacy budgets charged by the ledger worker (0.4: the ledger is
+# pgdp.charges, one row per charge, read one row per release through the view pgdp.ledger).
 #
 # The ledger's promises, each checked against a real cluster:
 #   1. a charge is committed before the release, so ROLLBACK does not undo it;
@@ -104,7 +105,7 @@ sub ledger_count
 sub ledger_rows
 {
 	return $node->safe_psql('postgres',
-		'SELECT coalesce(string_agg(l::text, E\'\n\' ORDER BY l.id), \'\') FROM pgdp.ledger l');
+		'SELECT coalesce(string_agg(l::text, E\'\n\' ORDER BY l.charge_id, l.release), \'\') FROM pgdp.ledger l');
 }
 
 sub budget_rows
@@ -360,6 +361,12 @@ sub race
 			  . "FROM pgdp.ledger WHERE role = '$role'::regrole"),
 		"$fit|$fit|t|t",
 		"$what: exactly $fit ledger rows ($fit charges) for $role, summing to epsilon $limit");
+	# The compact ledger (0.4): one pgdp.charges row per charge, holding its one release.
+	is( $node->safe_psql(
+			'postgres',
+			"SELECT count(*), sum(cardinality(epsilons)) FROM pgdp.charges WHERE role = '$role'::regrole"),
+		"$fit|$fit",
+		"$what: pgdp.charges holds one row per charge for $role ($fit rows, $fit releases)");
 	epsilon_spent_is($role, $limit, "$what: ${role}'s epsilon_spent is exactly $limit");
 	is( $node->safe_psql(
 			'postgres',

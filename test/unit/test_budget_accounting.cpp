@@ -4,7 +4,9 @@
 //     of charges bound the true basic composition;
 //   * mu^2 upper bounds are never below the exact (Delta/sigma)^2;
 //   * the Gaussian part is accepted exactly when the 50-digit Balle-Wang profile of the composed
-//     Gaussian (002 Lemma 15) is within the room (up to the documented 1e-9 relative margin).
+//     Gaussian (002 Lemma 15) is within the room (up to the documented 1e-9 relative margin);
+//   * the Gaussian part's filter bound (gaussian_mu2_limit) is private by the 50-digit profile and
+//     tight to a relative 1e-6.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include <gtest/gtest.h>
@@ -16,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -164,6 +167,29 @@ TEST(BudgetAccounting, GaussianPartEpsilonIsPrivateAndTight) {
     }
     EXPECT_EQ(pgdp::gaussian_part_epsilon(0.0, 1e-5), 0.0);
     EXPECT_TRUE(std::isinf(pgdp::gaussian_part_epsilon(0.1, 0.0)));
+}
+
+TEST(BudgetAccounting, GaussianMu2LimitIsPrivateAndTight) {
+    // The split of a gaussian budget (E_g, D_g): every sum of mu_i^2 up to the bound composes to
+    // a Gaussian that is (E_g, D_g)-DP by the 50-digit Balle-Wang profile (the profile grows with
+    // mu, so checking the bound itself covers all smaller sums), and a relative 1e-6 more is not.
+    int checked = 0;
+    for (const double epsilon : {1e-6, 1e-3, 0.05, 0.5, 1.0, 3.0, 10.0}) {
+        for (const double delta : {1e-30, 1e-20, 1e-12, 1e-9, 5e-6, 1e-5, 1e-3, 0.1}) {
+            const double limit = pgdp::gaussian_mu2_limit(epsilon, delta);
+            ASSERT_GT(limit, 0.0) << epsilon << " " << delta;
+            EXPECT_LE(profile50(limit, epsilon), Float50(delta)) << epsilon << " " << delta;
+            EXPECT_GT(profile50(limit * (1 + 1e-6), epsilon), Float50(delta)) << epsilon << " " << delta;
+            EXPECT_TRUE(pgdp::gaussian_part_fits(limit, epsilon, delta));
+            EXPECT_FALSE(pgdp::gaussian_part_fits(std::nextafter(limit, 1e300), epsilon, delta));
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 56);
+    // No delta: nothing Gaussian fits (the worker then refuses every Gaussian-part release).
+    EXPECT_EQ(pgdp::gaussian_mu2_limit(1.0, 0.0), 0.0);
+    EXPECT_EQ(pgdp::gaussian_mu2_limit(std::nan(""), 1e-5), 0.0);
+    EXPECT_EQ(pgdp::gaussian_mu2_limit(1.0, std::numeric_limits<double>::infinity()), 0.0);
 }
 
 }  // namespace
