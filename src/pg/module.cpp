@@ -10,6 +10,7 @@ extern "C" {
 #include "pg/plan_hook.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
+#include "pg/running_statements.hpp"
 #include "pg/strong_random.hpp"
 
 extern "C" {
@@ -32,6 +33,7 @@ void _PG_init(void) {
     pgdp::pg::install_charge_hook();
     pgdp::pg::install_plan_hook();
     pgdp::pg::install_trust_hooks();
+    pgdp::pg::install_running_statement_hooks();
 }
 
 }

@@ -7,7 +7,11 @@ extern "C" {
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rls.h"
+#include "catalog/pg_class.h"
 }
 
 #include <cmath>
@@ -273,6 +277,24 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
     return item;
 }
 
+// EXPLAIN ANALYZE shows exact row counts of every plan node: news only to a session user who may
+// not read the tables itself (say through an admin's view or function).
+bool session_reads_every_table(const PlannedStmt* statement) {
+    const Oid user = GetSessionUserId();
+    ListCell* cell;
+    foreach (cell, statement->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW) continue;
+        if (pg_class_aclcheck(entry->relid, user, ACL_SELECT) != ACLCHECK_OK) return false;
+        // Row security may hide rows from the user that a view owner's plan reads.
+        if (get_rel_relkind(entry->relid) != RELKIND_VIEW && !superuser_arg(user) &&
+            check_enable_rls(entry->relid, user, true) != RLS_NONE) {
+            return false;
+        }
+    }
+    return true;
+}
+
 [[noreturn]] void refuse_in_parallel_worker(const char* aggregate) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("%s cannot be computed in a parallel worker", aggregate),
@@ -339,7 +361,8 @@ void charge_query(QueryDesc* query) {
     }
     if (in_worker && first_release != nullptr) refuse_in_parallel_worker(first_release);
     if (!in_worker) {
-        require_release_context(first_release != nullptr ? first_release : list->sites[0].identity.name);
+        require_release_context(first_release != nullptr ? first_release : list->sites[0].identity.name,
+                                query->instrument_options != 0 && !session_reads_every_table(query->plannedstmt));
         check_executable(*list);
     }
 

@@ -16,6 +16,7 @@ extern "C" {
 #include "rewrite/prs2lock.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -23,6 +24,7 @@ extern "C" {
 }
 
 #include "pg/aggregate_call.hpp"
+#include "pg/running_statements.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -275,6 +277,32 @@ bool walk_for_releases(Node* node, void* context) {
 
 void walk_as(Node* node, Author author) { (void)walk_for_releases(node, &author); }
 
+bool has_release(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
+    if (IsA(node, Query)) {
+        return query_tree_walker(castNode(Query, node),
+                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(has_release)), context, 0);
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(has_release)),
+                                  context);
+}
+
+bool query_has_release(Node* query) { return has_release(query, nullptr); }
+
+// A view without security_barrier lets the planner push the outer query's conditions (any
+// function of the caller's, leaky or not) below its aggregates, where they see the rows.
+[[noreturn]] void refuse_leaky_view(Oid view) {
+    const char* name = get_rel_name(view);
+    ereport(ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("view \"%s\" makes pgdp releases but is not a security_barrier view", name != nullptr ? name : "?"),
+             errdetail("Conditions of a query over such a view can be evaluated on the rows below its aggregates, "
+                       "before any noise is added."),
+             errhint("Its owner can run ALTER VIEW %s SET (security_barrier = true).",
+                     name != nullptr ? quote_identifier(name) : "...")));
+}
+
 // A view's body, as the rewriter plugs it in (PostgreSQL 15): a subquery whose first range table
 // entry is the view's own OLD entry.
 Oid view_of(const Query* subquery) {
@@ -332,6 +360,10 @@ void check_query_as(Query* query, Author author) {
                 if (OidIsValid(view) && author.trusted && !is_trusted_author(relation_owner(view))) {
                     body = Author{false, "view", "", view};
                 }
+                if (OidIsValid(view) && !entry->security_barrier && relation_owner(view) != GetSessionUserId() &&
+                    query_has_release((Node*)entry->subquery)) {
+                    refuse_leaky_view(view);
+                }
                 check_query_as(entry->subquery, body);
                 break;
             }
@@ -355,6 +387,8 @@ void check_query_as(Query* query, Author author) {
 
 }  // namespace
 
+void require_no_foreign_code(const char* aggregate_name);
+
 bool is_trusted_author(Oid role) { return role == GetSessionUserId() || is_admin_or_superuser(role); }
 
 void install_trust_hooks() {
@@ -366,7 +400,15 @@ void install_trust_hooks() {
     ProcessUtility_hook = on_utility;
 }
 
-void require_release_context(const char* aggregate_name) {
+void require_release_context(const char* aggregate_name, bool reveals_hidden_rows) {
+    if (reveals_hidden_rows && explain_analyze_running()) {
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("EXPLAIN ANALYZE of a query with %s is not allowed", aggregate_name),
+                 errdetail("EXPLAIN ANALYZE shows the exact number of rows each plan node produced, and the plan "
+                           "reads tables the session user may not read."),
+                 errhint("Use EXPLAIN without ANALYZE to see the plan.")));
+    }
     if (InSecurityRestrictedOperation() || IsAutoVacuumWorkerProcess()) {
         ereport(ERROR,
                 (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -390,6 +432,23 @@ void require_release_context(const char* aggregate_name) {
                  errhint("Make the release in your own query or function, or ask a pgdp admin to provide the "
                          "function.")));
     }
+    require_no_foreign_code(aggregate_name);
+}
+
+void require_no_foreign_code(const char* aggregate_name) {
+    ForeignCode foreign{};
+    if (!running_foreign_code(&foreign)) return;
+    const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);
+    ereport(ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a statement that runs code of role \"%s\"", aggregate_name,
+                    role_name(foreign.owner)),
+             errdetail("The query runs inside a statement that uses %s %s of role \"%s\", whose triggers, "
+                       "constraints, defaults, policies or view body may run queries; a release there would be "
+                       "charged to role \"%s\" for code it did not write.",
+                       foreign.kind, name != nullptr ? name : "?", role_name(foreign.owner),
+                       role_name(GetSessionUserId())),
+             errhint("Make the release in a statement of its own.")));
 }
 
 void check_query_authors(Query* query) { check_query_as(query, Author{true, "", "", InvalidOid}); }

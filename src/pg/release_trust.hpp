@@ -20,8 +20,12 @@ namespace pgdp::pg {
 
 void install_trust_hooks();
 
-// ereports (42501) unless a release charged to the session user may be made here.
-void require_release_context(const char* aggregate_name);
+// ereports (42501) unless a release charged to the session user may be made here: not in a
+// maintenance operation, under no frame of an untrusted function, inside no running statement
+// that uses another role's table, view or domain (running_statements.hpp); and (0A000) not
+// under EXPLAIN ANALYZE when reveals_hidden_rows (the instrumented plan reads tables the session
+// user may not read itself).
+void require_release_context(const char* aggregate_name, bool reveals_hidden_rows);
 
 // Plan time: ereports (42501) if the query reaches a pgdp aggregate through a view, a rule or a
 // row-security policy owned by a role the session user does not trust.

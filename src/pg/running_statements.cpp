@@ -1,0 +1,269 @@
+#include "pg/running_statements.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/plannodes.h"
+#include "parser/parsetree.h"
+#include "tcop/utility.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+}
+
+#include <cstring>
+
+#include "pg/release_trust.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+ExecutorRun_hook_type previous_run = nullptr;
+ExecutorFinish_hook_type previous_finish = nullptr;
+ProcessUtility_hook_type previous_utility = nullptr;
+
+// One running statement: an execution's plan, or the target table of a COPY FROM.
+struct Running {
+    const PlannedStmt* statement;
+    Oid copy_target;
+};
+Running* running = nullptr;
+int running_count = 0;
+int running_capacity = 0;
+int explain_analyze_depth = 0;
+
+void push(Running entry) {
+    if (running_count == running_capacity) {
+        const int capacity = running_capacity == 0 ? 16 : running_capacity * 2;
+        // Grown before the push: an allocation error leaves the stack as it was.
+        running = static_cast<Running*>(running == nullptr
+                                            ? MemoryContextAlloc(TopMemoryContext, sizeof(Running) * capacity)
+                                            : repalloc(running, sizeof(Running) * capacity));
+        running_capacity = capacity;
+    }
+    running[running_count++] = entry;
+}
+
+void pop() {
+    if (running_count > 0) --running_count;
+}
+
+Oid relation_owner(Oid relation) {
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+// The owner of a domain (InvalidOid for other types).
+Oid domain_owner(Oid type) {
+    HeapTuple tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Form_pg_type form = (Form_pg_type)GETSTRUCT(tuple);
+    const Oid owner = form->typtype == TYPTYPE_DOMAIN ? form->typowner : InvalidOid;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+bool foreign_relation(Oid relation, ForeignCode* found) {
+    const Oid owner = relation_owner(relation);
+    if (!OidIsValid(owner) || is_trusted_author(owner)) return false;
+    const char kind = get_rel_relkind(relation);
+    *found = ForeignCode{kind == RELKIND_VIEW ? "view" : kind == RELKIND_MATVIEW ? "materialized view" : "table",
+                         relation, owner};
+    return true;
+}
+
+bool foreign_domain(Oid type, ForeignCode* found) {
+    const Oid owner = domain_owner(type);
+    if (!OidIsValid(owner) || is_trusted_author(owner)) return false;
+    *found = ForeignCode{"domain", type, owner};
+    return true;
+}
+
+bool find_foreign_domain(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, CoerceToDomain) &&
+        foreign_domain(castNode(CoerceToDomain, node)->resulttype, static_cast<ForeignCode*>(context))) {
+        return true;
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)),
+                                  context);
+}
+
+// Domain coercions (their CHECK constraints) in the expressions of a plan: target lists and
+// quals of every node, and the node types that carry other expression lists.
+bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
+    if (plan == nullptr) return false;
+    check_stack_depth();
+    auto walk = [&](void* expressions) { return find_foreign_domain(static_cast<Node*>(expressions), found); };
+    if (walk(plan->targetlist) || walk(plan->qual)) return true;
+    ListCell* cell;
+    switch (nodeTag(plan)) {
+        case T_Result:
+            if (walk(castNode(Result, plan)->resconstantqual)) return true;
+            break;
+        case T_ValuesScan:
+            if (walk(castNode(ValuesScan, plan)->values_lists)) return true;
+            break;
+        case T_FunctionScan:
+            if (walk(castNode(FunctionScan, plan)->functions)) return true;
+            break;
+        case T_ModifyTable: {
+            const ModifyTable* modify = castNode(ModifyTable, plan);
+            if (walk(modify->onConflictSet) || walk(modify->onConflictWhere) || walk(modify->returningLists)) {
+                return true;
+            }
+            break;
+        }
+        case T_Append:
+            foreach (cell, castNode(Append, plan)->appendplans) {
+                if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+            }
+            break;
+        case T_MergeAppend:
+            foreach (cell, castNode(MergeAppend, plan)->mergeplans) {
+                if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+            }
+            break;
+        case T_SubqueryScan:
+            if (plan_has_foreign_domain(castNode(SubqueryScan, plan)->subplan, found)) return true;
+            break;
+        default:
+            break;
+    }
+    return plan_has_foreign_domain(plan->lefttree, found) || plan_has_foreign_domain(plan->righttree, found);
+}
+
+bool statement_runs_foreign_code(const PlannedStmt* statement, ForeignCode* found) {
+    ListCell* cell;
+    // Every relation the plan reads or writes (view bodies keep the view's own entry).
+    foreach (cell, statement->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind == RTE_RELATION && foreign_relation(entry->relid, found)) return true;
+    }
+    if (plan_has_foreign_domain(statement->planTree, found)) return true;
+    foreach (cell, statement->subplans) {
+        if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+    }
+    return false;
+}
+
+bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
+    if (foreign_relation(table, found)) return true;
+    // COPY FROM reads every column through its type's input function: domain constraints run.
+    Relation relation = RelationIdGetRelation(table);
+    if (relation == nullptr) return false;
+    bool foreign = false;
+    for (int i = 0; i < RelationGetNumberOfAttributes(relation) && !foreign; ++i) {
+        const Form_pg_attribute attribute = TupleDescAttr(RelationGetDescr(relation), i);
+        if (!attribute->attisdropped) foreign = foreign_domain(attribute->atttypid, found);
+    }
+    RelationClose(relation);
+    return foreign;
+}
+
+void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    push(Running{query->plannedstmt, InvalidOid});
+    PG_TRY();
+    {
+        if (previous_run != nullptr) {
+            previous_run(query, direction, count, execute_once);
+        } else {
+            standard_ExecutorRun(query, direction, count, execute_once);
+        }
+    }
+    PG_FINALLY();
+    { pop(); }
+    PG_END_TRY();
+}
+
+// AFTER triggers fire here.
+void finish_execution(QueryDesc* query) {
+    push(Running{query->plannedstmt, InvalidOid});
+    PG_TRY();
+    {
+        if (previous_finish != nullptr) {
+            previous_finish(query);
+        } else {
+            standard_ExecutorFinish(query);
+        }
+    }
+    PG_FINALLY();
+    { pop(); }
+    PG_END_TRY();
+}
+
+bool is_explain_analyze(const Node* statement) {
+    if (!IsA(statement, ExplainStmt)) return false;
+    ListCell* cell;
+    foreach (cell, castNode(ExplainStmt, statement)->options) {
+        DefElem* option = lfirst_node(DefElem, cell);
+        if (std::strcmp(option->defname, "analyze") == 0) return defGetBoolean(option);
+    }
+    return false;
+}
+
+void run_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree, ProcessUtilityContext context,
+                 ParamListInfo params, QueryEnvironment* environment, DestReceiver* destination,
+                 QueryCompletion* completion) {
+    Oid copy_target = InvalidOid;
+    const Node* utility = statement->utilityStmt;
+    if (IsA(utility, CopyStmt) && castNode(CopyStmt, utility)->is_from &&
+        castNode(CopyStmt, utility)->relation != nullptr) {
+        copy_target = RangeVarGetRelid(castNode(CopyStmt, utility)->relation, NoLock, true);
+    }
+    volatile const bool copying = OidIsValid(copy_target);
+    volatile const bool explaining = is_explain_analyze(utility);
+    if (copying) push(Running{nullptr, copy_target});
+    if (explaining) ++explain_analyze_depth;
+    PG_TRY();
+    {
+        if (previous_utility != nullptr) {
+            previous_utility(statement, query_string, read_only_tree, context, params, environment, destination,
+                             completion);
+        } else {
+            standard_ProcessUtility(statement, query_string, read_only_tree, context, params, environment, destination,
+                                    completion);
+        }
+    }
+    PG_FINALLY();
+    {
+        if (copying) pop();
+        if (explaining) --explain_analyze_depth;
+    }
+    PG_END_TRY();
+}
+
+}  // namespace
+
+void install_running_statement_hooks() {
+    previous_run = ExecutorRun_hook;
+    ExecutorRun_hook = run_execution;
+    previous_finish = ExecutorFinish_hook;
+    ExecutorFinish_hook = finish_execution;
+    previous_utility = ProcessUtility_hook;
+    ProcessUtility_hook = run_utility;
+}
+
+bool running_foreign_code(ForeignCode* found) {
+    for (int i = running_count - 1; i >= 0; --i) {
+        const Running& entry = running[i];
+        const bool foreign = entry.statement != nullptr ? statement_runs_foreign_code(entry.statement, found)
+                                                        : copy_target_runs_foreign_code(entry.copy_target, found);
+        if (foreign) return true;
+    }
+    return false;
+}
+
+bool explain_analyze_running() { return explain_analyze_depth > 0; }
+
+}  // namespace pgdp::pg

@@ -1,0 +1,30 @@
+// The statements running in this backend (executions inside ExecutorRun or ExecutorFinish, and
+// COPY FROM), and whether any of them runs code of a role the session does not trust: a table,
+// view or domain of such a role brings its triggers, CHECK constraints, defaults, policies,
+// index and partition expressions, view bodies and domain constraints, any of which may run SQL
+// (query_to_xml, a trusted function, ...) inside the statement. A query started inside such a
+// statement makes no release (release_trust.cpp): it would be charged to the session user for
+// code it did not write, and its result could be handed to that role.
+#pragma once
+
+#include "pg/postgres_headers.hpp"
+
+namespace pgdp::pg {
+
+void install_running_statement_hooks();
+
+// Another role's object whose code a running statement may execute.
+struct ForeignCode {
+    const char* kind;  // "table", "view", "domain", ...
+    Oid object;
+    Oid owner;
+};
+
+// True (and *found set) if a running statement touches an object of a role that is not trusted
+// (is_trusted_author). Checked lazily: only when a nested query wants to release.
+bool running_foreign_code(ForeignCode* found);
+
+// True while the statement being executed is EXPLAIN ANALYZE (its output shows exact row counts).
+bool explain_analyze_running();
+
+}  // namespace pgdp::pg
