@@ -21,6 +21,19 @@ namespace {
 
 ExecutorStart_hook_type previous_executor_start = nullptr;
 
+// A charged aggregate call site, kept by the backend for its final functions to check.
+struct ChargedSite {
+    int32 plan_node_id;  // of the Agg node
+    int32 aggno;
+    Oid aggfnoid;
+    int32 mechanism;     // as requested
+    double epsilon;
+    double delta;
+    double lower;
+    double upper;
+    double alpha;
+};
+
 // A final-phase pgdp aggregate call found in a plan.
 struct Site {
     Aggref* aggref;        // the final-phase Aggref (what AggGetAggref returns in the final function)
@@ -203,10 +216,6 @@ ChargedSite charged_site(const Site& site, const Parameters& p) {
                        static_cast<int32>(p.mechanism), p.epsilon, p.delta, p.lower, p.upper, p.alpha};
 }
 
-bool same_site(const ChargedSite& a, const ChargedSite& b) {
-    return a.plan_node_id == b.plan_node_id && a.aggno == b.aggno && a.aggfnoid == b.aggfnoid;
-}
-
 bool same_parameters(const ChargedSite& site, const Parameters& p) {
     // Bitwise equality of the doubles: the parameters are re-read from the same expressions.
     return site.mechanism == static_cast<int32>(p.mechanism) && std::memcmp(&site.epsilon, &p.epsilon, 8) == 0 &&
@@ -264,21 +273,9 @@ void charge_query(QueryDesc* query) {
         return;
     }
     if (IsParallelWorker()) {
-        // The leader charged the query; adopt its charged sites for the final functions that run
-        // here (a single-copy Gather). Sites without a match stay unauthorized (fail closed).
-        ChargedSite* published = static_cast<ChargedSite*>(palloc(sizeof(ChargedSite) * kMaxReleasesPerQuery));
-        const int count = leader_charged_sites(published, kMaxReleasesPerQuery);
-        Authorization* authorization = new_authorization(query);
-        for (int i = 0; i < list->count; ++i) {
-            const ChargedSite mine{list->sites[i].agg_plan->plan_node_id, list->sites[i].aggref->aggno,
-                                   list->sites[i].aggref->aggfnoid, 0, 0, 0, 0, 0, 0};
-            for (int j = 0; j < count; ++j) {
-                if (same_site(published[j], mine)) {
-                    authorization->entries[authorization->count++] = {list->sites[i].aggref, published[j]};
-                    break;
-                }
-            }
-        }
+        // The leader charged the query; no charge is handed to parallel workers (their final
+        // functions find no authorization: fail closed).
+        pfree(list);
         return;
     }
     for (int i = 0; i < list->count; ++i) {
@@ -342,7 +339,6 @@ void charge_query(QueryDesc* query) {
     }
     Authorization* authorization = new_authorization(query);
     for (int i = 0; i < list->count; ++i) authorization->entries[authorization->count++] = {list->sites[i].aggref, sites[i]};
-    if (query->plannedstmt->parallelModeNeeded) publish_charged_sites(sites, list->count);
     pfree(items);
     pfree(sites);
     pfree(list);
