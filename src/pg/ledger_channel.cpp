@@ -4,6 +4,7 @@ extern "C" {
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "postmaster/bgworker_internals.h"
 #include "storage/backendid.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -18,12 +19,14 @@ extern "C" {
 namespace pgdp::pg {
 
 int charge_timeout_ms = 10000;
+int ledger_workers = 2;
 
 namespace {
 
 LedgerShared* shared = nullptr;
 shmem_request_hook_type previous_shmem_request = nullptr;
 shmem_startup_hook_type previous_shmem_startup = nullptr;
+int registered_pool_size = 0;  // set in the postmaster by register_ledger_pool()
 
 Size shared_size() {
     return add_size(offsetof(LedgerShared, slots), mul_size(static_cast<Size>(MaxBackends) + 1, sizeof(RequestSlot)));
@@ -44,89 +47,83 @@ void on_shmem_startup() {
         std::memset(static_cast<void*>(shared), 0, shared_size());
         shared->lock = &(GetNamedLWLockTranche("pgdp_ledger"))->lock;
         shared->slot_count = MaxBackends + 1;
+        shared->pool_size = registered_pool_size;
     }
     LWLockRelease(AddinShmemInitLock);
 }
 
 RequestSlot& my_slot() { return shared->slots[MyBackendId]; }
 
-// Under the lock: the running or starting worker of this database, or nullptr.
-WorkerEntry* worker_of(Oid database) {
-    for (auto& entry : shared->workers) {
-        if (entry.database == database) return &entry;
+// Under the lock: a pool entry no database is bound to, preferring one whose process is up and
+// waiting (an entry whose process restarts takes its database when it comes up), or nullptr.
+PoolWorker* free_worker() {
+    PoolWorker* restarting = nullptr;
+    for (int i = 0; i < shared->pool_size; ++i) {
+        PoolWorker& entry = shared->workers[i];
+        if (entry.database != InvalidOid) continue;
+        if (entry.state == PoolWorkerState::Waiting) return &entry;
+        if (restarting == nullptr) restarting = &entry;
     }
-    return nullptr;
+    return restarting;
 }
 
-// Starts this database's ledger worker unless one is running or was started less than a
-// timeout ago (it then serves every pending request of the database when it comes up).
-void ensure_worker() {
+// Under the lock: makes sure a pool worker serves this database, binding a free one if none does,
+// and wakes it. False if every pool worker is bound to another database (the request then waits
+// until one retires: after its database is idle, or after a time slice; see ledger_worker.cpp).
+bool bind_worker(Oid database) {
+    PoolWorker* worker = worker_bound_to(shared, database);
+    if (worker == nullptr) {
+        worker = free_worker();
+        if (worker == nullptr) return false;
+        worker->database = database;
+        worker->bound_at = GetCurrentTimestamp();
+    }
+    if (worker->latch != nullptr) SetLatch(worker->latch);
+    return true;
+}
+
+void bind_my_worker() {
     LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-    WorkerEntry* entry = worker_of(MyDatabaseId);
-    const TimestampTz now = GetCurrentTimestamp();
-    if (entry != nullptr && (entry->latch != nullptr ||
-                             !TimestampDifferenceExceeds(entry->launched_at, now, charge_timeout_ms))) {
-        if (entry->latch != nullptr) SetLatch(entry->latch);
-        LWLockRelease(shared->lock);
-        return;
-    }
-    if (entry == nullptr) {
-        for (auto& candidate : shared->workers) {
-            if (candidate.database == InvalidOid) {
-                entry = &candidate;
-                break;
-            }
-        }
-    }
-    if (entry == nullptr) {
-        LWLockRelease(shared->lock);
-        ereport(ERROR, (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-                        errmsg("too many databases with a pgdp ledger worker (at most %d)", kMaxLedgerWorkers),
-                        errhint("Retry when releases in other databases have stopped for a few seconds.")));
-    }
-    entry->database = MyDatabaseId;
-    entry->pid = 0;
-    entry->latch = nullptr;
-    entry->launched_at = now;
+    if (my_slot().state == SlotState::Pending) (void)bind_worker(MyDatabaseId);
     LWLockRelease(shared->lock);
-
-    BackgroundWorker worker{};
-    worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-    worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-    worker.bgw_restart_time = BGW_NEVER_RESTART;
-    snprintf(worker.bgw_library_name, BGW_MAXLEN, "pgdp");
-    snprintf(worker.bgw_function_name, BGW_MAXLEN, "pgdp_ledger_main");
-    snprintf(worker.bgw_name, BGW_MAXLEN, "pgdp ledger worker for database %u", MyDatabaseId);
-    snprintf(worker.bgw_type, BGW_MAXLEN, "pgdp ledger worker");
-    worker.bgw_main_arg = ObjectIdGetDatum(MyDatabaseId);
-    worker.bgw_notify_pid = 0;
-    BackgroundWorkerHandle* handle = nullptr;
-    if (!RegisterDynamicBackgroundWorker(&worker, &handle)) {
-        LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-        if (entry->database == MyDatabaseId && entry->latch == nullptr) entry->database = InvalidOid;
-        LWLockRelease(shared->lock);
-        ereport(ERROR, (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-                        errmsg("could not start the pgdp ledger worker"),
-                        errdetail("No release is made without a committed charge."),
-                        errhint("Raise max_worker_processes (each database making releases needs one slot).")));
-    }
 }
 
-// Gives up on the current request (timeout, cancel, error): a request the worker has not taken is
-// withdrawn (never charged); one it holds is left to it (charged or not, nothing is released).
-void abandon_request() {
-    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+// Under the lock: gives up on the current request (timeout, cancel, error). A request no worker
+// has taken is withdrawn (never charged); one a worker holds is left to it (charged or not,
+// nothing is released).
+void abandon_request_locked() {
     RequestSlot& slot = my_slot();
     if (slot.state == SlotState::Pending || slot.state == SlotState::Done) {
         slot.state = SlotState::Idle;
     } else if (slot.state == SlotState::InProgress) {
         slot.state = SlotState::Abandoned;
     }
+}
+
+void abandon_request() {
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    abandon_request_locked();
     LWLockRelease(shared->lock);
 }
 
+[[noreturn]] void refuse_busy_pool() {
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+                    errmsg("every pgdp ledger worker is serving another database"),
+                    errdetail("The %d ledger workers (pgdp.ledger_workers) charge releases of at most as many "
+                              "databases at a time; this query waited pgdp.charge_timeout (%d ms) for one. Nothing "
+                              "was released or charged.",
+                              shared->pool_size, charge_timeout_ms),
+                    errhint("Raise pgdp.ledger_workers (and max_worker_processes, which must leave room for them) "
+                            "and restart the server, or retry when releases in other databases pause.")));
+}
+
 [[noreturn]] void timed_out() {
-    abandon_request();
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    // Still pending with no worker bound to the database: the pool was busy the whole time.
+    const bool pool_busy = my_slot().state == SlotState::Pending && worker_bound_to(shared, MyDatabaseId) == nullptr;
+    abandon_request_locked();
+    LWLockRelease(shared->lock);
+    if (pool_busy) refuse_busy_pool();
     ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED),
                     errmsg("pgdp could not charge the release within pgdp.charge_timeout (%d ms)", charge_timeout_ms),
                     errdetail("Nothing was released. The charge may still be recorded in the ledger."),
@@ -156,6 +153,13 @@ long remaining_ms(TimestampTz deadline) {
 
 LedgerShared* ledger_shared() { return shared; }
 
+PoolWorker* worker_bound_to(LedgerShared* ledger, Oid database) {
+    for (int i = 0; i < ledger->pool_size; ++i) {
+        if (ledger->workers[i].database == database) return &ledger->workers[i];
+    }
+    return nullptr;
+}
+
 void request_ledger_shared_memory() {
     previous_shmem_request = shmem_request_hook;
     shmem_request_hook = on_shmem_request;
@@ -163,10 +167,53 @@ void request_ledger_shared_memory() {
     shmem_startup_hook = on_shmem_startup;
 }
 
+void register_ledger_pool() {
+    for (int i = 0; i < ledger_workers; ++i) {
+        BackgroundWorker worker{};
+        worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+        // The ledger must be writable: a standby starts its pool only once promoted.
+        worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+        // A worker done with its database exits with code 1 and is started again at once; requests
+        // wait in their slots meanwhile. Only a worker bound to a database exits, so this cannot spin.
+        worker.bgw_restart_time = 0;
+        snprintf(worker.bgw_library_name, BGW_MAXLEN, "pgdp");
+        snprintf(worker.bgw_function_name, BGW_MAXLEN, "pgdp_ledger_main");
+        snprintf(worker.bgw_name, BGW_MAXLEN, "pgdp ledger worker %d", i + 1);
+        snprintf(worker.bgw_type, BGW_MAXLEN, "pgdp ledger worker");
+        worker.bgw_main_arg = Int32GetDatum(i);
+        RegisterBackgroundWorker(&worker);
+    }
+    // RegisterBackgroundWorker only logs when max_worker_processes is used up: count what it kept
+    // (always the first ones), so that no entry waits for a worker that will never run.
+    int registered = 0;
+    for (slist_node* node = BackgroundWorkerList.head.next; node != nullptr; node = node->next) {
+        const auto* entry = reinterpret_cast<const RegisteredBgWorker*>(reinterpret_cast<const char*>(node) -
+                                                                          offsetof(RegisteredBgWorker, rw_lnode));
+        if (std::strcmp(entry->rw_worker.bgw_library_name, "pgdp") == 0 &&
+            std::strcmp(entry->rw_worker.bgw_function_name, "pgdp_ledger_main") == 0) {
+            ++registered;
+        }
+    }
+    registered_pool_size = registered < kMaxLedgerWorkers ? registered : kMaxLedgerWorkers;
+    if (registered_pool_size < ledger_workers) {
+        ereport(WARNING, (errmsg("pgdp could register only %d of its %d ledger workers", registered_pool_size,
+                                 ledger_workers),
+                          errhint("Raise max_worker_processes: it must leave room for pgdp.ledger_workers besides "
+                                  "parallel workers and other extensions' workers.")));
+    }
+}
+
 bool ledger_attached() { return shared != nullptr && MyBackendId > 0 && MyBackendId < shared->slot_count; }
 
 ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_text, const ChargeItem* items,
                                   int count) {
+    if (shared->pool_size == 0) {
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("pgdp has no ledger worker"),
+                        errdetail("No pool worker could be registered at server start; no release is made without "
+                                  "a committed charge."),
+                        errhint("Raise max_worker_processes to leave room for pgdp.ledger_workers and restart the "
+                                "server.")));
+    }
     const TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), charge_timeout_ms);
     // A request abandoned earlier may still be in the worker's hands: wait for it to finish.
     for (;;) {
@@ -179,15 +226,14 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
             slot.backend_pid = MyProcPid;
             slot.query_id = query_id;
             slot.requester = &MyProc->procLatch;
+            slot.requested_at = GetCurrentTimestamp();
             slot.count = count;
             std::memcpy(slot.items, items, sizeof(ChargeItem) * count);
             // Truncated on a byte boundary; the worker makes it valid text in the database encoding.
             std::strncpy(slot.query_text, query_text != nullptr ? query_text : "", kQueryTextBytes);
             slot.query_text[kQueryTextBytes] = '\0';
             slot.state = SlotState::Pending;
-            WorkerEntry* worker = worker_of(MyDatabaseId);
-            Latch* latch = worker != nullptr ? worker->latch : nullptr;
-            if (latch != nullptr) SetLatch(latch);
+            (void)bind_worker(MyDatabaseId);
             LWLockRelease(shared->lock);
             break;
         }
@@ -201,7 +247,6 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
     ChargeOutcome outcome{};
     PG_TRY();
     {
-        ensure_worker();  // inside: an error here withdraws the request
         for (;;) {
             if (take_outcome(&outcome)) break;
             const long wait = remaining_ms(deadline);
@@ -210,7 +255,9 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
                             PG_WAIT_EXTENSION);
             ResetLatch(MyLatch);
             CHECK_FOR_INTERRUPTS();
-            ensure_worker();  // restarts a worker that exited or failed to start
+            // The worker may have exited (idle, time slice, terminated) with the request still
+            // pending: bind a free one again.
+            bind_my_worker();
         }
     }
     PG_CATCH();
@@ -220,24 +267,6 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
     }
     PG_END_TRY();
     return outcome;
-}
-
-void publish_charged_sites(const ChargedSite* sites, int count) {
-    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-    RequestSlot& slot = my_slot();
-    slot.published_count = count;
-    std::memcpy(slot.published, sites, sizeof(ChargedSite) * count);
-    LWLockRelease(shared->lock);
-}
-
-int leader_charged_sites(ChargedSite* out, int capacity) {
-    if (shared == nullptr || ParallelLeaderBackendId <= 0 || ParallelLeaderBackendId >= shared->slot_count) return 0;
-    LWLockAcquire(shared->lock, LW_SHARED);
-    const RequestSlot& slot = shared->slots[ParallelLeaderBackendId];
-    const int count = slot.published_count < capacity ? slot.published_count : capacity;
-    std::memcpy(out, slot.published, sizeof(ChargedSite) * count);
-    LWLockRelease(shared->lock);
-    return count;
 }
 
 }  // namespace pgdp::pg

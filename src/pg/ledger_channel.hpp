@@ -1,6 +1,6 @@
 // The channel between backends and the ledger background workers (docs/architecture.md
-// "Budgets"): shared memory with one request slot per backend, a registry of one ledger worker
-// per database (started on demand as a dynamic background worker), and the charge request a
+// "Budgets"): shared memory with one request slot per backend, a pool of static ledger workers
+// registered at postmaster start (each serves one database at a time), and the charge request a
 // backend makes before its query runs. Requires pgdp in shared_preload_libraries.
 #pragma once
 
@@ -14,6 +14,7 @@ namespace pgdp::pg {
 
 constexpr int kMaxReleasesPerQuery = 64;
 constexpr int kQueryTextBytes = 2000;
+constexpr int kMaxLedgerWorkers = 32;  // upper bound of pgdp.ledger_workers
 
 // One release to charge (an aggregate call, once per grouping set).
 struct ChargeItem {
@@ -37,36 +38,23 @@ struct ChargeOutcome {
     char hint[256];
 };
 
-// A charged aggregate call site, published by a parallel leader for its workers and kept by
-// every backend for its final functions to check.
-struct ChargedSite {
-    int32 plan_node_id;  // of the Agg node
-    int32 aggno;
-    Oid aggfnoid;
-    int32 mechanism;     // as requested
-    double epsilon;
-    double delta;
-    double lower;
-    double upper;
-    double alpha;
-};
-
-// _PG_init while preloading: reserve shared memory and the lock.
+// _PG_init while preloading: reserve shared memory and the lock, and register the pool of
+// pgdp.ledger_workers static ledger workers (their max_worker_processes slots are taken at
+// postmaster start, so parallel queries cannot take them).
 void request_ledger_shared_memory();
+void register_ledger_pool();
 // True once this process is attached to the ledger's shared memory.
 bool ledger_attached();
 
-// Sends the charge to the database's ledger worker (starting it if needed) and waits for its
-// committed answer, at most pgdp.charge_timeout. ereports on timeout, cancel or a failure to
-// start the worker; the caller turns a refusal into an error.
+// Sends the charge to the pool worker serving the database (assigning a free one if none does)
+// and waits for its committed answer, at most pgdp.charge_timeout. ereports on timeout (57014),
+// cancel, or when no pool worker became free in time (53000); the caller turns a refusal into an
+// error.
 ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_text, const ChargeItem* items,
                                   int count);
 
-// Parallel queries: the leader publishes its charged sites; a worker copies its leader's.
-void publish_charged_sites(const ChargedSite* sites, int count);
-int leader_charged_sites(ChargedSite* out, int capacity);
-
 extern int charge_timeout_ms;
+extern int ledger_workers;  // pgdp.ledger_workers (PGC_POSTMASTER)
 
 }  // namespace pgdp::pg
 

@@ -1,6 +1,6 @@
-// Shared memory of the ledger channel (ledger_channel.hpp): one request slot per backend and a
-// registry of ledger workers, all state transitions under one LWLock. Internal to
-// ledger_channel.cpp and ledger_worker.cpp.
+// Shared memory of the ledger channel (ledger_channel.hpp): one request slot per backend and the
+// pool of ledger workers, all state transitions under one LWLock. Internal to ledger_channel.cpp
+// and ledger_worker.cpp.
 #pragma once
 
 #include "pg/ledger_channel.hpp"
@@ -14,7 +14,7 @@ namespace pgdp::pg {
 
 enum class SlotState : int32 {
     Idle,        // free for the backend's next request
-    Pending,     // written by the backend, waiting for its database's worker
+    Pending,     // written by the backend, waiting for a worker serving its database
     InProgress,  // taken by the worker
     Done,        // committed (or refused or failed); outcome valid
     Abandoned,   // the backend stopped waiting while the worker had it; the worker frees it
@@ -28,31 +28,42 @@ struct RequestSlot {
     int32 backend_pid;
     uint64 query_id;
     Latch* requester;
+    TimestampTz requested_at;  // when it became Pending (the oldest waiting database is served first)
     int32 count;
     ChargeItem items[kMaxReleasesPerQuery];
     char query_text[kQueryTextBytes + 1];
     ChargeOutcome outcome;
-    // The charged sites of the backend's latest parallel query, for its parallel workers.
-    int32 published_count;
-    ChargedSite published[kMaxReleasesPerQuery];
 };
 
-constexpr int kMaxLedgerWorkers = 32;  // databases with a running ledger worker at once
+// One pool worker: a static background worker (bgw_main_arg = its index) that serves one
+// database at a time. A process connects to one database for life, so a worker that is done with
+// its database exits with code 1 and the postmaster starts it again, unbound.
+enum class PoolWorkerState : int32 {
+    Down,        // no process serves the entry (not started yet, restarting, or exiting)
+    Waiting,     // process up, not connected; connects to `database` as soon as it is set
+    Connecting,  // process connecting to `database`
+    Serving,     // connected to `database`, taking its requests
+};
 
-struct WorkerEntry {
-    Oid database;   // InvalidOid: free entry
-    int32 pid;      // 0 while starting
-    Latch* latch;   // nullptr while starting
-    TimestampTz launched_at;
+struct PoolWorker {
+    PoolWorkerState state;
+    Oid database;          // InvalidOid: free, any backend may assign it its database
+    int32 pid;             // of the process in state Waiting/Connecting/Serving, else 0
+    Latch* latch;          // its latch, else nullptr
+    TimestampTz bound_at;  // when `database` was assigned (time slices when databases wait)
 };
 
 struct LedgerShared {
     LWLock* lock;
     int32 slot_count;
-    WorkerEntry workers[kMaxLedgerWorkers];
+    int32 pool_size;  // pool workers registered at postmaster start (entries 0..pool_size-1)
+    PoolWorker workers[kMaxLedgerWorkers];
     RequestSlot slots[FLEXIBLE_ARRAY_MEMBER];
 };
 
 LedgerShared* ledger_shared();  // nullptr unless attached
+
+// Under the lock: the pool entry bound to this database, or nullptr.
+PoolWorker* worker_bound_to(LedgerShared* shared, Oid database);
 
 }  // namespace pgdp::pg

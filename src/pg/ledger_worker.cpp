@@ -1,9 +1,10 @@
-// The ledger worker of one database: takes pending charge requests, checks and records them in
-// a transaction of its own that commits with synchronous_commit = on, and only then answers the
-// waiting backends. Requests taken together are checked one after the other (each sees the
-// previous ones' charges) and committed together (group commit). Started on demand by the first
-// backend of the database that needs a charge; exits after a few idle seconds (so that DROP
-// DATABASE is not held up).
+// A ledger worker of the pool (ledger_channel.hpp) while it serves one database: takes pending
+// charge requests, checks and records them in a transaction of its own that commits with
+// synchronous_commit = on, and only then answers the waiting backends. Requests taken together
+// are checked one after the other (each sees the previous ones' charges) and committed together
+// (group commit). A pool worker starts unbound, connects to the database a backend assigns it, and
+// exits (code 1; the postmaster starts it again at once, unbound) after a few idle seconds, so that
+// DROP DATABASE is not held up, or after a time slice when another database waits for a worker.
 #include "pg/ledger_shared.hpp"
 
 extern "C" {
@@ -42,88 +43,149 @@ namespace pgdp::pg {
 namespace {
 
 constexpr int kBatch = 32;
-constexpr long kIdleExitMs = 3000;
+constexpr long kIdleExitMs = 3000;   // under DROP DATABASE's 5 s wait for other sessions to leave
+constexpr long kServeSliceMs = 1000;  // a worker another database waits for moves on after this
 
 struct Taken {
     int slot;
     RequestSlot request;  // copy
 };
 
-Oid my_database = InvalidOid;
+int pool_index = -1;              // this process's entry in LedgerShared::workers
+Oid my_database = InvalidOid;     // the database it serves, once assigned
 
-// On exit (also FATAL, e.g. pg_terminate_backend): leave the registry, and answer the requests
-// taken but not delivered as failed (their transaction was not committed: nothing charged).
+void fail_request(RequestSlot& slot, const char* message) {
+    slot.outcome = ChargeOutcome{};
+    slot.outcome.code = ChargeOutcome::Failed;
+    snprintf(slot.outcome.message, sizeof slot.outcome.message, "%s", message);
+    snprintf(slot.outcome.detail, sizeof slot.outcome.detail, "Nothing was released or charged.");
+    snprintf(slot.outcome.hint, sizeof slot.outcome.hint, "Retry; see the server log.");
+    slot.state = SlotState::Done;
+    if (slot.requester != nullptr) SetLatch(slot.requester);
+}
+
+// On exit (also FATAL: pg_terminate_backend, a failed connect): answers the requests taken but not
+// delivered as failed (their transaction was not committed: nothing charged) and frees the pool
+// entry unless it was already handed on. If connecting failed (the database was dropped or does
+// not accept connections), that database's pending requests fail too, so that nobody waits for a
+// worker that cannot come; otherwise they stay pending for the next worker bound to it.
 void unregister_worker(int, Datum) {
     LedgerShared* shared = ledger_shared();
-    if (shared == nullptr) return;
+    if (shared == nullptr || pool_index < 0) return;
     LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-    for (auto& entry : shared->workers) {
-        if (entry.database == my_database && entry.pid == MyProcPid) entry.database = InvalidOid;
-    }
+    PoolWorker& entry = shared->workers[pool_index];
+    const bool holds_entry = entry.pid == MyProcPid;
+    const bool connect_failed = holds_entry && entry.state == PoolWorkerState::Connecting;
     for (int i = 1; i < shared->slot_count; ++i) {
         RequestSlot& slot = shared->slots[i];
-        if (slot.database != my_database || slot.taken_by != MyProcPid) continue;
-        if (slot.state == SlotState::InProgress) {
-            slot.outcome = ChargeOutcome{};
-            slot.outcome.code = ChargeOutcome::Failed;
-            snprintf(slot.outcome.message, sizeof slot.outcome.message,
-                     "pgdp could not charge the release: the ledger worker exited");
-            snprintf(slot.outcome.detail, sizeof slot.outcome.detail, "Nothing was released.");
-            snprintf(slot.outcome.hint, sizeof slot.outcome.hint, "Retry; see the server log.");
-            slot.state = SlotState::Done;
-            if (slot.requester != nullptr) SetLatch(slot.requester);
-        } else if (slot.state == SlotState::Abandoned) {
+        const bool taken_by_me = slot.taken_by == MyProcPid && slot.database == my_database;
+        if (taken_by_me && slot.state == SlotState::InProgress) {
+            fail_request(slot, "pgdp could not charge the release: the ledger worker exited");
+        } else if (taken_by_me && slot.state == SlotState::Abandoned) {
             slot.state = SlotState::Idle;
+        } else if (connect_failed && slot.state == SlotState::Pending && slot.database == entry.database) {
+            fail_request(slot, "pgdp could not charge the release: the ledger worker could not connect to the database");
         }
     }
+    if (holds_entry) {
+        entry.state = PoolWorkerState::Down;
+        entry.database = InvalidOid;
+        entry.pid = 0;
+        entry.latch = nullptr;
+    }
     LWLockRelease(shared->lock);
 }
 
-// Registers this process as its database's worker; false if another one already is.
-bool register_worker() {
+// Takes this process's pool entry, unbound or already assigned a database.
+void register_worker() {
     LedgerShared* shared = ledger_shared();
     LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-    WorkerEntry* mine = nullptr;
-    WorkerEntry* free_entry = nullptr;
-    for (auto& entry : shared->workers) {
-        if (entry.database == my_database) mine = &entry;
-        if (entry.database == InvalidOid && free_entry == nullptr) free_entry = &entry;
-    }
-    if (mine != nullptr && mine->latch != nullptr && mine->pid != MyProcPid) {
-        LWLockRelease(shared->lock);
-        return false;
-    }
-    if (mine == nullptr) mine = free_entry;
-    if (mine == nullptr) {
-        LWLockRelease(shared->lock);
-        return false;
-    }
-    mine->database = my_database;
-    mine->pid = MyProcPid;
-    mine->latch = &MyProc->procLatch;
+    PoolWorker& entry = shared->workers[pool_index];
+    entry.state = PoolWorkerState::Waiting;
+    entry.pid = MyProcPid;
+    entry.latch = &MyProc->procLatch;
     LWLockRelease(shared->lock);
-    return true;
 }
 
-// Takes up to kBatch pending requests of this database; with retire, and none pending, removes
-// this worker from the registry instead (under the same lock, so no request is missed).
-int take_pending(Taken* batch, bool retire, bool* retired) {
+void reload_configuration_if_asked() {
+    if (!ConfigReloadPending) return;
+    ConfigReloadPending = false;
+    ProcessConfigFile(PGC_SIGHUP);
+    SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
+}
+
+// Sleeps until a backend (or a retiring worker) assigns this worker a database; the connect
+// that follows is marked Connecting so that its failure fails the database's requests.
+Oid wait_for_database() {
+    LedgerShared* shared = ledger_shared();
+    for (;;) {
+        CHECK_FOR_INTERRUPTS();
+        reload_configuration_if_asked();
+        LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+        PoolWorker& entry = shared->workers[pool_index];
+        const Oid database = entry.database;
+        if (database != InvalidOid) entry.state = PoolWorkerState::Connecting;
+        LWLockRelease(shared->lock);
+        if (database != InvalidOid) return database;
+        // The latch is set on assignment; the timeout is only a safety net.
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1000, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+    }
+}
+
+void mark_serving() {
+    LedgerShared* shared = ledger_shared();
+    LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+    shared->workers[pool_index].state = PoolWorkerState::Serving;
+    LWLockRelease(shared->lock);
+}
+
+// Under the lock: the database of the oldest pending request no pool worker is bound to, or
+// InvalidOid.
+Oid oldest_unserved_database(LedgerShared* shared) {
+    Oid oldest = InvalidOid;
+    TimestampTz oldest_at = 0;
+    for (int i = 1; i < shared->slot_count; ++i) {
+        const RequestSlot& slot = shared->slots[i];
+        if (slot.state != SlotState::Pending || slot.database == my_database) continue;
+        if (oldest != InvalidOid && slot.requested_at >= oldest_at) continue;
+        if (worker_bound_to(shared, slot.database) != nullptr) continue;
+        oldest = slot.database;
+        oldest_at = slot.requested_at;
+    }
+    return oldest;
+}
+
+// Takes up to kBatch pending requests of this database. Or retires instead (under the same lock,
+// so no request is missed): when none is pending and the database has been idle for kIdleExitMs or
+// another database waits for a worker, or when another database waits and this one has had the
+// worker for kServeSliceMs (its pending requests then wait for the next free worker). A retiring
+// worker hands its entry to the waiting database; its restarted process connects there.
+int take_pending(Taken* batch, bool idle_long, bool* retired) {
     LedgerShared* shared = ledger_shared();
     int taken = 0;
     LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-    for (int i = 1; i < shared->slot_count && taken < kBatch; ++i) {
-        RequestSlot& slot = shared->slots[i];
-        if (slot.state != SlotState::Pending || slot.database != my_database) continue;
-        slot.state = SlotState::InProgress;
-        slot.taken_by = MyProcPid;
-        batch[taken].slot = i;
-        std::memcpy(&batch[taken].request, &slot, sizeof(RequestSlot));
-        ++taken;
-    }
-    if (taken == 0 && retire) {
-        for (auto& entry : shared->workers) {
-            if (entry.database == my_database && entry.pid == MyProcPid) entry.database = InvalidOid;
+    PoolWorker& entry = shared->workers[pool_index];
+    const TimestampTz now = GetCurrentTimestamp();
+    const Oid waiting = oldest_unserved_database(shared);
+    const bool slice_over = TimestampDifferenceExceeds(entry.bound_at, now, kServeSliceMs);
+    if (waiting == InvalidOid || !slice_over) {
+        for (int i = 1; i < shared->slot_count && taken < kBatch; ++i) {
+            RequestSlot& slot = shared->slots[i];
+            if (slot.state != SlotState::Pending || slot.database != my_database) continue;
+            slot.state = SlotState::InProgress;
+            slot.taken_by = MyProcPid;
+            batch[taken].slot = i;
+            std::memcpy(&batch[taken].request, &slot, sizeof(RequestSlot));
+            ++taken;
         }
+    }
+    if (taken == 0 && (idle_long || waiting != InvalidOid)) {
+        entry.state = PoolWorkerState::Down;
+        entry.database = waiting;
+        entry.bound_at = now;
+        entry.pid = 0;
+        entry.latch = nullptr;
         *retired = true;
     }
     LWLockRelease(shared->lock);
@@ -549,12 +611,20 @@ void process(Taken* batch, int count) {
 
 extern "C" void pgdp_ledger_main(Datum main_arg) {
     using namespace pgdp::pg;
-    my_database = DatumGetObjectId(main_arg);
     pqsignal(SIGHUP, SignalHandlerForConfigReload);
     pqsignal(SIGTERM, die);
     BackgroundWorkerUnblockSignals();
-    if (ledger_shared() == nullptr) proc_exit(1);
-    BackgroundWorkerInitializeConnectionByOid(my_database, InvalidOid, 0);
+    LedgerShared* shared = ledger_shared();
+    const int index = DatumGetInt32(main_arg);
+    // Not reached when preloaded; exit code 0 unregisters the worker for good.
+    if (shared == nullptr || index < 0 || index >= shared->pool_size) proc_exit(0);
+    pool_index = index;
+    register_worker();
+    before_shmem_exit(unregister_worker, 0);
+
+    my_database = wait_for_database();
+    BackgroundWorkerInitializeConnectionByOid(my_database, InvalidOid, 0);  // FATAL if it cannot
+    mark_serving();
     // The server's durability, not any session's: the charge must be on disk before a release.
     SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("statement_timeout", "0", PGC_SUSET, PGC_S_OVERRIDE);
@@ -564,26 +634,22 @@ extern "C" void pgdp_ledger_main(Datum main_arg) {
     SetConfigOption("default_transaction_read_only", "off", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("search_path", "pg_catalog", PGC_SUSET, PGC_S_OVERRIDE);
     pgstat_report_appname("pgdp ledger");
-    if (!register_worker()) proc_exit(0);
-    before_shmem_exit(unregister_worker, 0);
 
     MemoryContext loop_context = AllocSetContextCreate(TopMemoryContext, "pgdp ledger", ALLOCSET_DEFAULT_SIZES);
     Taken* batch = static_cast<Taken*>(MemoryContextAlloc(TopMemoryContext, sizeof(Taken) * kBatch));
     TimestampTz idle_since = GetCurrentTimestamp();
     for (;;) {
         CHECK_FOR_INTERRUPTS();
-        if (ConfigReloadPending) {
-            ConfigReloadPending = false;
-            ProcessConfigFile(PGC_SIGHUP);
-            SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
-        }
+        reload_configuration_if_asked();
         const bool idle_long = TimestampDifferenceExceeds(idle_since, GetCurrentTimestamp(), kIdleExitMs);
         bool retired = false;
         MemoryContextSwitchTo(loop_context);
         const int count = take_pending(batch, idle_long, &retired);
-        if (retired) proc_exit(0);
+        // Exit code 1: the postmaster starts this pool worker again (bgw_restart_time 0), unbound
+        // or bound to the database it was handed.
+        if (retired) proc_exit(1);
         if (count == 0) {
-            (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 500, PG_WAIT_EXTENSION);
+            (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 250, PG_WAIT_EXTENSION);
             ResetLatch(MyLatch);
             continue;
         }

@@ -26,10 +26,18 @@ void _PG_init(void) {
                             "A query whose charge is not committed in time fails and releases nothing.",
                             &pgdp::pg::charge_timeout_ms, 10000, 100, 600000, PGC_USERSET, GUC_UNIT_MS, nullptr,
                             nullptr, nullptr);
+    DefineCustomIntVariable("pgdp.ledger_workers", "Number of pgdp ledger workers (one database each at a time).",
+                            "Static background workers started with the server; each takes one of "
+                            "max_worker_processes, so parallel queries cannot take them.",
+                            &pgdp::pg::ledger_workers, 2, 1, pgdp::pg::kMaxLedgerWorkers, PGC_POSTMASTER, 0, nullptr,
+                            nullptr, nullptr);
     MarkGUCPrefixReserved("pgdp");
     // Releases are charged only when the library is preloaded (the ledger needs shared memory and
     // background workers); otherwise the hook refuses them (fail closed).
-    if (process_shared_preload_libraries_in_progress) pgdp::pg::request_ledger_shared_memory();
+    if (process_shared_preload_libraries_in_progress) {
+        pgdp::pg::request_ledger_shared_memory();
+        pgdp::pg::register_ledger_pool();
+    }
     pgdp::pg::install_charge_hook();
     pgdp::pg::install_plan_hook();
     pgdp::pg::install_trust_hooks();
