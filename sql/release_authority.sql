@@ -5,10 +5,13 @@
 \set VERBOSITY default
 SET client_min_messages = warning;
 CREATE TABLE authz_data AS SELECT g AS id, g % 4 AS grp, (g * 37) % 1000 AS amount FROM generate_series(1, 2000) g;
+-- Readable by the admin only: analysts see it through the admin's view.
+CREATE TABLE authz_hidden AS SELECT g AS id FROM generate_series(1, 300) g;
 CREATE ROLE authz_eve;
 CREATE ROLE authz_bob;
 CREATE ROLE authz_admin;
 GRANT SELECT ON authz_data TO authz_eve, authz_bob, authz_admin;
+GRANT SELECT ON authz_hidden TO authz_admin;
 CREATE SCHEMA authz_eve AUTHORIZATION authz_eve;
 GRANT USAGE ON SCHEMA authz_eve TO authz_bob;
 SELECT role FROM pgdp.set_budget('authz_eve', 1);
@@ -91,10 +94,13 @@ SELECT authz_spent(current_user) AS superuser;
 CREATE SCHEMA authz_admin AUTHORIZATION authz_admin;
 GRANT USAGE ON SCHEMA authz_admin TO PUBLIC;
 SET SESSION AUTHORIZATION authz_admin;
-CREATE VIEW authz_admin.counts AS SELECT grp, dp_count(1000000) AS n FROM public.authz_data GROUP BY grp;
+CREATE VIEW authz_admin.counts WITH (security_barrier) AS
+    SELECT grp, dp_count(1000000) AS n FROM public.authz_data GROUP BY grp;
+CREATE VIEW authz_admin.leaky_counts AS SELECT grp, dp_count(1000000) AS n FROM public.authz_data GROUP BY grp;
+CREATE VIEW authz_admin.hidden_count WITH (security_barrier) AS SELECT dp_count(1000000) AS n FROM public.authz_hidden;
 CREATE FUNCTION authz_admin.total() RETURNS bigint LANGUAGE sql SECURITY DEFINER AS
   'SELECT dp_count(1000000) FROM public.authz_data';
-GRANT SELECT ON authz_admin.counts TO PUBLIC;
+GRANT SELECT ON authz_admin.counts, authz_admin.leaky_counts, authz_admin.hidden_count TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 CREATE FUNCTION authz_bob_count() RETURNS bigint LANGUAGE plpgsql AS
   $$ BEGIN RETURN (SELECT dp_count(1000000) FROM public.authz_data); END $$;
@@ -103,6 +109,13 @@ SET SESSION AUTHORIZATION authz_bob;
 SELECT dp_count(1000000) AS own_query FROM authz_data;
 SELECT authz_bob_count() AS own_function;
 SELECT * FROM authz_admin.counts ORDER BY grp;
+-- An admin's view without security_barrier: the caller's conditions could run below its
+-- aggregates (a leaky function in WHERE would see the rows).
+SELECT * FROM authz_admin.leaky_counts WHERE grp = 1;
+-- EXPLAIN ANALYZE of the admin's view over a table bob may not read would show its exact row
+-- count; over tables bob reads himself it is allowed (sql/budgets.sql).
+SELECT n > 0 AS hidden_released FROM authz_admin.hidden_count;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM authz_admin.hidden_count;
 SELECT authz_admin.total() AS admin_definer;
 SELECT dp_sum(amount, 0, 1000, 1000000) = (SELECT sum(amount) FROM authz_data) AS own_aggregate_over_eves_view
 FROM authz_eve.plain;
@@ -134,6 +147,38 @@ COPY authz_eve.form (id) FROM stdin;
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob_unchanged, (SELECT count(*) FROM authz_eve.loot) AS stolen;
 
+-- Built-in functions that run SQL (query_to_xml), and code the executor runs outside any plan
+-- (CHECK constraints, trigger WHEN clauses, domain constraints), in eve's objects: a query
+-- started inside a statement that uses a table, view or domain of eve's makes no release.
+SET SESSION AUTHORIZATION authz_eve;
+CREATE TABLE authz_eve.mailbox (note text, loot text DEFAULT query_to_xml(
+    'SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '')::text);
+CREATE VIEW authz_eve.notifier AS
+    SELECT 1 AS one, query_to_xml('SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '')::text AS x;
+CREATE TABLE authz_eve.checked (id int CHECK (authz_admin.total() IS NOT NULL));
+CREATE TABLE authz_eve.when_fired (id int);
+INSERT INTO authz_eve.when_fired VALUES (1);
+CREATE TRIGGER fire BEFORE UPDATE ON authz_eve.when_fired FOR EACH ROW
+    WHEN (query_to_xml('SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '') IS NOT NULL)
+    EXECUTE FUNCTION suppress_redundant_updates_trigger();
+CREATE DOMAIN authz_eve.noted AS int
+    CHECK (query_to_xml('SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '') IS NOT NULL);
+GRANT USAGE ON TYPE authz_eve.noted TO PUBLIC;
+GRANT INSERT ON authz_eve.mailbox, authz_eve.checked TO PUBLIC;
+GRANT SELECT ON authz_eve.notifier TO PUBLIC;
+GRANT SELECT, UPDATE ON authz_eve.when_fired TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_bob;
+INSERT INTO authz_eve.mailbox (note) VALUES ('hi');
+SELECT one FROM authz_eve.notifier;
+INSERT INTO authz_eve.checked VALUES (1);
+UPDATE authz_eve.when_fired SET id = 2;
+SELECT 1::authz_eve.noted;
+-- Bob's own statement running SQL through query_to_xml: his own code, released and charged.
+SELECT query_to_xml('SELECT dp_count(1000000) AS n FROM public.authz_data', true, false, '') IS NOT NULL AS own_xml;
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob_one_more;
+
 -- Eve's own code makes releases for eve (and eve pays).
 SET SESSION AUTHORIZATION authz_eve;
 SELECT authz_eve.helper() > 0 AS own_function, (SELECT n > 0 FROM authz_eve.summary) AS own_view;
@@ -143,6 +188,6 @@ SELECT authz_spent('authz_eve') AS eve;
 DROP SCHEMA authz_eve CASCADE;
 DROP SCHEMA authz_admin CASCADE;
 DROP FUNCTION authz_bob_count(), authz_spent(text);
-DROP TABLE authz_data;
+DROP TABLE authz_data, authz_hidden;
 SELECT pgdp.revoke_admin('authz_admin');
 DROP ROLE authz_eve, authz_bob, authz_admin;

@@ -360,11 +360,11 @@ void check_query_as(Query* query, Author author) {
                 if (OidIsValid(view) && author.trusted && !is_trusted_author(relation_owner(view))) {
                     body = Author{false, "view", "", view};
                 }
+                check_query_as(entry->subquery, body);
                 if (OidIsValid(view) && !entry->security_barrier && relation_owner(view) != GetSessionUserId() &&
                     query_has_release((Node*)entry->subquery)) {
                     refuse_leaky_view(view);
                 }
-                check_query_as(entry->subquery, body);
                 break;
             }
             case RTE_RELATION:
