@@ -91,6 +91,19 @@ FROM pe_staff;
 SELECT pe_outcome('SELECT dp_count(1e-300) FROM pe_staff') AS tiny_epsilon,
        pe_outcome('SELECT dp_sum(salary, -1e300, 1e300, 1e-10) FROM pe_staff') AS huge_bounds,
        pe_outcome('SELECT dp_count(1e-300, 1e-6, ''tlap'') FROM pe_staff') AS tiny_epsilon_tlap;
+-- A calibration that takes long (the discrete Gaussian's profile sums O(sigma) terms: seconds at
+-- epsilon 1e-8, delta 1e-9) stops at a cancel or statement_timeout instead of running to its end;
+-- nothing is charged.
+SET statement_timeout = '300ms';
+DO $$
+DECLARE started timestamptz := clock_timestamp();
+BEGIN
+    PERFORM dp_count(1e-8, 1e-9, 'gaussian') FROM pe_staff;
+    RAISE NOTICE 'not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE 'cancelled within 5 s: %', clock_timestamp() - started < interval '5 s';
+END $$;
+RESET statement_timeout;
 RESET SESSION AUTHORIZATION;
 SELECT pe_released('pe_eve') AS plus_the_two_exact;
 

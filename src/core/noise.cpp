@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/interrupts.hpp"
 #include "core/gaussian_calibration.hpp"
 #include "core/gaussian_profile.hpp"
 #include "core/validate.hpp"
@@ -269,7 +270,9 @@ long double discrete_gaussian_delta(long double sigma2, long double epsilon,
     const std::int64_t cap = std::min<std::int64_t>(must_reach + 256 + static_cast<std::int64_t>(80.0L * s), L + 64);
     constexpr std::int64_t kBlock = 64;
     if (start > L) return 0.0L;  // every summand below e^-2048
+    std::int64_t blocks = 0;
     for (std::int64_t y0 = start;; y0 += kBlock) {
+        if (++blocks % 1024 == 0) poll_interrupts();  // O(s) terms: cancellable (core/interrupts.hpp)
         const long double yl = static_cast<long double>(y0);
         long double f = std::exp(-yl * yl / two_s2);
         long double r = std::exp(-(2.0L * yl + 1.0L) / two_s2);  // f(y+1) / f(y)

@@ -2,6 +2,10 @@
 
 #include "pg/cpp_boundary.hpp"
 
+extern "C" {
+#include "miscadmin.h"
+}
+
 #include <cstdio>
 
 namespace pgdp::pg {
@@ -16,6 +20,8 @@ int sqlstate_of(ErrorKind kind) noexcept {
             return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
         case ErrorKind::OutOfMemory:
             return ERRCODE_OUT_OF_MEMORY;
+        case ErrorKind::Interrupted:
+            return ERRCODE_QUERY_CANCELED;
         case ErrorKind::Internal:
             break;
     }
@@ -23,6 +29,11 @@ int sqlstate_of(ErrorKind kind) noexcept {
 }
 
 }  // namespace
+
+bool cancel_or_die_pending() {
+    return InterruptPending && (QueryCancelPending || ProcDiePending) && InterruptHoldoffCount == 0 &&
+           QueryCancelHoldoffCount == 0 && CritSectionCount == 0;
+}
 
 void record_error(ErrorReport& report, ErrorKind kind, const char* message, const char* hint) noexcept {
     report.sqlstate = sqlstate_of(kind);
@@ -45,6 +56,8 @@ void record_foreign_error(ErrorReport& report, ErrorKind kind, const char* what)
 }
 
 void raise(const ErrorReport& report) {
+    // An interrupted computation: PostgreSQL raises the pending cancel or termination itself.
+    if (report.sqlstate == ERRCODE_QUERY_CANCELED) CHECK_FOR_INTERRUPTS();
     ereport(ERROR, (errcode(report.sqlstate), errmsg("%s", report.message),
                     report.hint[0] != '\0' ? errhint("%s", report.hint) : 0,
                     report.log_detail[0] != '\0' ? errdetail_log("%s", report.log_detail) : 0));

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/interrupts.hpp"
 
 namespace pgdp::pg {
 
@@ -25,19 +26,24 @@ struct ErrorReport {
     char log_detail[1024];  // server log only; empty for pgdp's own errors
 };
 
-enum class ErrorKind { InvalidParameter, OutOfRange, OutOfMemory, Internal };
+enum class ErrorKind { InvalidParameter, OutOfRange, OutOfMemory, Internal, Interrupted };
 
 // Records pgdp's own error: message and hint are shown to the user.
 void record_error(ErrorReport& report, ErrorKind kind, const char* message, const char* hint) noexcept;
 // Records an exception that is not pgdp's own: `what` goes to the server log only.
 void record_foreign_error(ErrorReport& report, ErrorKind kind, const char* what) noexcept;
 [[noreturn]] void raise(const ErrorReport& report);
+// The core's interrupt check (core/interrupts.hpp): a query cancel or termination is pending and
+// may be processed now.
+bool cancel_or_die_pending();
 
 template <typename Body>
 bool guarded(ErrorReport& report, Body&& body) noexcept {
     try {
         body();
         return true;
+    } catch (const pgdp::Interrupted&) {
+        record_error(report, ErrorKind::Interrupted, "canceling statement: pgdp computation interrupted", nullptr);
     } catch (const pgdp::ArgumentError& error) {
         record_error(report, ErrorKind::InvalidParameter, error.what(), error.hint().c_str());
     } catch (const pgdp::RangeError& error) {

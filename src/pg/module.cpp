@@ -6,6 +6,8 @@ extern "C" {
 #include "utils/guc.h"
 }
 
+#include "core/interrupts.hpp"
+#include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
 #include "pg/plan_hook.hpp"
 #include "pg/release_charge.hpp"
@@ -38,6 +40,7 @@ void _PG_init(void) {
         pgdp::pg::request_ledger_shared_memory();
         pgdp::pg::register_ledger_pool();
     }
+    pgdp::set_interrupt_check(pgdp::pg::cancel_or_die_pending);
     pgdp::pg::install_charge_hook();
     pgdp::pg::install_plan_hook();
     pgdp::pg::install_trust_hooks();
