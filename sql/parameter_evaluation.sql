@@ -95,6 +95,7 @@ SELECT pe_outcome('SELECT dp_count(1e-300) FROM pe_staff') AS tiny_epsilon,
 -- epsilon 1e-8, delta 1e-9) stops at a cancel or statement_timeout instead of running to its end;
 -- nothing is charged.
 SET statement_timeout = '300ms';
+SET client_min_messages = notice;
 DO $$
 DECLARE started timestamptz := clock_timestamp();
 BEGIN
@@ -103,6 +104,7 @@ BEGIN
 EXCEPTION WHEN query_canceled THEN
     RAISE NOTICE 'cancelled within 5 s: %', clock_timestamp() - started < interval '5 s';
 END $$;
+SET client_min_messages = warning;
 RESET statement_timeout;
 RESET SESSION AUTHORIZATION;
 SELECT pe_released('pe_eve') AS plus_the_two_exact;
