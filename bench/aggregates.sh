@@ -86,7 +86,7 @@ psql_run -c 'CREATE EXTENSION IF NOT EXISTS pgdp' || fail "CREATE EXTENSION pgdp
     || die "releases cannot be charged there: pgdp 0.3 and shared_preload_libraries = 'pgdp' are needed"
 # Every release is charged to the session user: give it a budget if it has none (needs an admin).
 if [ "$(psql_run -Atc "SELECT count(*) FROM pgdp.my_budget")" = 0 ]; then
-    psql_run -c "SELECT pgdp.set_budget(session_user::regrole, 1e15, 0.5)" >/dev/null \
+    psql_run -c "SELECT pgdp.set_budget(session_user::regrole, 1e15, 0.5, release_limit => 1000000000)" >/dev/null \
         || die "the benchmark's role has no budget and could not get one (run as a pgdp admin)"
 fi
 

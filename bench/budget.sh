@@ -132,8 +132,8 @@ fail() { [ -z "${PGDP_DSN:-}" ] && print_server_log; die "$*"; }
 # ---------------------------------------------------------------------------------------------
 # pgdp 0.3 with a working ledger.
 psql_run -c 'CREATE EXTENSION IF NOT EXISTS pgdp' || fail "CREATE EXTENSION pgdp failed"
-[ "$(psql_run -Atc "SELECT to_regclass('pgdp.ledger') IS NOT NULL AND to_regprocedure('pgdp.set_budget(regrole, numeric, numeric, text)') IS NOT NULL")" = t ] \
-    || fail "pgdp.ledger or pgdp.set_budget not found: pgdp is older than 0.3 there (ALTER EXTENSION pgdp UPDATE TO '0.3')"
+[ "$(psql_run -Atc "SELECT to_regclass('pgdp.ledger') IS NOT NULL AND to_regprocedure('pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)') IS NOT NULL")" = t ] \
+    || fail "pgdp.ledger or pgdp.set_budget not found: pgdp is older than 0.4 there (ALTER EXTENSION pgdp UPDATE)"
 [ "$(psql_run -Atc 'SELECT pgdp.ledger_ready()')" = t ] \
     || fail "pgdp.ledger_ready() is false: pgdp must be in shared_preload_libraries (server restarted since) and the server not in recovery"
 
@@ -154,7 +154,7 @@ BEGIN
 END \$\$;
 GRANT SELECT ON public.$TABLE TO $ANALYST;
 GRANT SELECT, UPDATE ON public.bench_commit TO $ANALYST;
-SELECT pgdp.set_budget('$ANALYST', 1e12, 0.5);
+SELECT pgdp.set_budget('$ANALYST', 1e12, 0.5, release_limit => 1000000000);
 SQL
 if [ -n "${PGDP_BENCH_ANALYST_PASSWORD:-}" ]; then
     psql_run -v pw="$PGDP_BENCH_ANALYST_PASSWORD" <<<"ALTER ROLE $ANALYST PASSWORD :'pw';" \
@@ -201,7 +201,7 @@ done
 COMMANDS=()
 declare -A TX MED P99 LEDGER RUN_TPS RUN_TX RUN_LEDGER
 ledger_max_id() {
-    psql_run -Atc "SELECT coalesce(max(id), 0) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole" \
+    psql_run -Atc "SELECT coalesce(max(charge_id), 0) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole" \
         || fail "cannot read pgdp.ledger (the DSN's user must be a superuser or a pgdp admin)"
 }
 # run CLIENTS THREADS SECONDS NAME...: one pgbench run of the scripts NAME.sql, interleaved at
@@ -239,7 +239,7 @@ run() {
         [ -n "$agg" ] || continue
         RUN_LEDGER[$c]=$((RUN_LEDGER[$c] + n))
         for name in "${names[@]}"; do [ "$agg" != "$name" ] || LEDGER[$name/$c]="$n"; done
-    done < <(psql_run -AtF ' ' -c "SELECT aggregate, count(*) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole AND id > $before GROUP BY aggregate")
+    done < <(psql_run -AtF ' ' -c "SELECT aggregate, count(*) FROM pgdp.ledger WHERE role = '$ANALYST'::regrole AND charge_id > $before GROUP BY aggregate")
     compgen -G "$prefix.*" >/dev/null || fail "pgbench wrote no log for ${names[*]} ($prefix.*)"
     # One log line per transaction: client_id transaction_no latency_us script_no epoch us
     lines="$(cat "$prefix".* | wc -l)"

@@ -116,6 +116,8 @@ SELECT * FROM authz_admin.leaky_counts WHERE grp = 1;
 -- count; over tables bob reads himself it is allowed (sql/budgets.sql).
 SELECT n > 0 AS hidden_released FROM authz_admin.hidden_count;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM authz_admin.hidden_count;
+-- Plain EXPLAIN shows the planner's estimates, from statistics of the same table.
+EXPLAIN (COSTS OFF) SELECT * FROM authz_admin.hidden_count;
 SELECT authz_admin.total() AS admin_definer;
 SELECT dp_sum(amount, 0, 1000, 1000000) = (SELECT sum(amount) FROM authz_data) AS own_aggregate_over_eves_view
 FROM authz_eve.plain;
@@ -179,6 +181,44 @@ SELECT query_to_xml('SELECT dp_count(1000000) AS n FROM public.authz_data', true
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob_one_more;
 
+-- Domain constraints also run before any statement does: while a literal of eve's domain (or an
+-- array of it) is parsed, or a parameter of that type bound. No release is made inside a domain
+-- constraint check, whatever it calls. An open cursor of bob's, fetched later by eve's code,
+-- releases nothing either. A member of pg_read_all_data is no pgdp admin.
+SET SESSION AUTHORIZATION authz_eve;
+CREATE DOMAIN authz_eve.tag AS text
+    CHECK (query_to_xml('SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '') IS NOT NULL);
+CREATE DOMAIN authz_eve.stamp AS int CHECK (authz_admin.total() IS NOT NULL);
+CREATE TABLE authz_eve.tagged (tags authz_eve.tag[]);
+CREATE TABLE authz_eve.guestbook (note text, loot text DEFAULT
+    cursor_to_xml('bobs_cursor'::refcursor, 10, false, true, '')::text);
+GRANT USAGE ON TYPE authz_eve.tag, authz_eve.stamp TO PUBLIC;
+GRANT SELECT, INSERT ON authz_eve.tagged, authz_eve.guestbook TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+CREATE ROLE authz_dave;
+GRANT pg_read_all_data TO authz_dave;
+CREATE SCHEMA authz_dave AUTHORIZATION authz_dave;
+GRANT USAGE ON SCHEMA authz_dave TO PUBLIC;
+SET SESSION AUTHORIZATION authz_dave;
+CREATE TABLE authz_dave.t (id int);
+CREATE FUNCTION authz_dave.fire() RETURNS trigger LANGUAGE plpgsql AS
+  $$ BEGIN PERFORM dp_count(0.5) FROM public.authz_data; RETURN NEW; END $$;
+CREATE TRIGGER fire BEFORE INSERT ON authz_dave.t FOR EACH ROW EXECUTE FUNCTION authz_dave.fire();
+GRANT INSERT ON authz_dave.t TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_bob;
+INSERT INTO authz_eve.tagged VALUES ('{hello}');
+SELECT count(*) FROM authz_eve.tagged WHERE tags = '{x}';
+SELECT 7::authz_eve.stamp;
+PREPARE authz_tagged AS SELECT count(*) FROM authz_eve.tagged WHERE tags = '{y}';
+BEGIN;
+DECLARE bobs_cursor CURSOR FOR SELECT dp_count(1000000) AS n FROM public.authz_data;
+INSERT INTO authz_eve.guestbook (note) VALUES ('hello');
+ROLLBACK;
+INSERT INTO authz_dave.t VALUES (1);
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob_plus_the_cursor_charge, (SELECT count(*) FROM authz_eve.guestbook) AS stolen;
+
 -- Eve's own code makes releases for eve (and eve pays).
 SET SESSION AUTHORIZATION authz_eve;
 SELECT authz_eve.helper() > 0 AS own_function, (SELECT n > 0 FROM authz_eve.summary) AS own_view;
@@ -190,4 +230,5 @@ DROP SCHEMA authz_admin CASCADE;
 DROP FUNCTION authz_bob_count(), authz_spent(text);
 DROP TABLE authz_data, authz_hidden;
 SELECT pgdp.revoke_admin('authz_admin');
-DROP ROLE authz_eve, authz_bob, authz_admin;
+DROP SCHEMA authz_dave CASCADE;
+DROP ROLE authz_eve, authz_bob, authz_admin, authz_dave;

@@ -219,6 +219,7 @@ void set_outcome(ChargeOutcome& outcome, ChargeOutcome::Code code, const char* m
 // Kept SPI plans (prepared once per worker).
 SPIPlanPtr lock_budget = nullptr;
 SPIPlanPtr check_budget = nullptr;
+SPIPlanPtr describe_budget = nullptr;
 SPIPlanPtr spend_budget = nullptr;
 SPIPlanPtr record_charge = nullptr;
 SPIPlanPtr next_charge_id = nullptr;
@@ -262,23 +263,31 @@ void prepare_plans() {
     // $2, $3: epsilons and deltas of the query's basic-part releases; $4: its smallest epsilon;
     // $5: its number of releases. Sums are exact (numeric); shown values are bounded.
     Oid check_types[] = {REGROLEOID, TEXTARRAYOID, TEXTARRAYOID, TEXTOID, INT8OID};
-    check_budget = keep(
+    // The display columns (bounded decimals, plpgsql with its own search_path: costly) are computed
+    // only for a refusal message, by describe_budget; check_budget returns NULLs there.
+    const char* decided =
         "SELECT $4::numeric >= b.min_epsilon, b.releases + $5 <= b.release_limit, "
         "       b.epsilon_spent + s.e <= b.epsilon_limit - b.gaussian_epsilon_limit "
         "         AND b.delta_spent + s.d <= b.delta_limit - b.gaussian_delta_limit, "
         "       b.gaussian_epsilon_limit::float8, b.gaussian_delta_limit::float8, b.gaussian_mu2, "
-        "       s.e::text, s.d::text, pgdp.bounded_numeric(b.min_epsilon, true)::text, b.releases::text, "
+        "       s.e::text, s.d::text, ";
+    const char* shown =
+        "       pgdp.bounded_numeric(b.min_epsilon, true)::text, b.releases::text, "
         "       b.release_limit::text, pgdp.bounded_numeric(b.epsilon_spent, true)::text, "
         "       pgdp.bounded_numeric(b.delta_spent, true)::text, "
         "       trim_scale(pgdp.bounded_numeric(b.epsilon_limit - b.gaussian_epsilon_limit, false))::text, "
         "       trim_scale(pgdp.bounded_numeric(b.delta_limit - b.gaussian_delta_limit, false))::text, "
         "       pgdp.bounded_numeric(b.gaussian_epsilon_limit, false)::text, "
-        "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text "
+        "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text ";
+    const char* not_shown = "       NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, "
+                            "NULL::text, NULL::text ";
+    const char* from =
         "FROM pgdp.budgets b, "
         "     (SELECT (SELECT coalesce(sum(x::numeric), 0) FROM unnest($2) x) AS e, "
         "             (SELECT coalesce(sum(x::numeric), 0) FROM unnest($3) x) AS d) s "
-        "WHERE b.role = $1",
-        5, check_types);
+        "WHERE b.role = $1";
+    check_budget = keep(psprintf("%s%s%s", decided, not_shown, from), 5, check_types);
+    describe_budget = keep(psprintf("%s%s%s", decided, shown, from), 5, check_types);
     Oid spend_types[] = {REGROLEOID, TEXTOID, TEXTOID, FLOAT8OID, INT8OID};
     spend_budget = keep(
         "UPDATE pgdp.budgets SET epsilon_spent = epsilon_spent + $2::numeric, delta_spent = delta_spent + $3::numeric, "
@@ -407,7 +416,14 @@ void charge(RequestSlot& request) {
     if (SPI_execute_plan(check_budget, check_args, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
         elog(ERROR, "pgdp ledger: checking the budget failed");
     }
+    // A refusal: the same row again, with the bounded decimals its message shows.
+    auto describe = [&]() {
+        if (SPI_execute_plan(describe_budget, check_args, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
+            elog(ERROR, "pgdp ledger: reading the budget failed");
+        }
+    };
     if (!column_bool(0, kAboveFloor)) {
+        describe();
         set_outcome(outcome, ChargeOutcome::EpsilonBelowFloor,
                     psprintf("epsilon %s is below the smallest epsilon of one release allowed for role \"%s\" (%s)",
                              smallest.text, role, column_text(0, kMinEpsilonShown)),
@@ -420,6 +436,7 @@ void charge(RequestSlot& request) {
         return;
     }
     if (!column_bool(0, kWithinQuota)) {
+        describe();
         set_outcome(outcome, ChargeOutcome::Exhausted, psprintf("release quota of role \"%s\" is exhausted", role),
                     psprintf("The query makes %d release%s; \"%s\" has made %s of its release_limit %s. Nothing was "
                              "released or charged.",
@@ -443,6 +460,7 @@ void charge(RequestSlot& request) {
     }
     const bool gaussian_fits = mu2_added <= 0.0 || mu2_after <= mu2_limit;
     if (!basic_fits || !gaussian_fits) {
+        describe();
         const char* parts =
             gaussian_accounting
                 ? psprintf("spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
@@ -595,7 +613,7 @@ void process(Taken* batch, int count) {
                         "UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
-        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &spend_budget, &record_charge, &next_charge_id}) {
+        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &describe_budget, &spend_budget, &record_charge, &next_charge_id}) {
             if (*plan != nullptr) SPI_freeplan(*plan);
             *plan = nullptr;
         }

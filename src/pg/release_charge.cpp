@@ -21,6 +21,7 @@ extern "C" {
 #include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
 #include "pg/release_trust.hpp"
+#include "pg/running_statements.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -54,6 +55,8 @@ struct SiteList {
 struct ExecutionCalls {
     ExecutionCalls* next;
     const EState* estate;
+    const PlannedStmt* statement;
+    int running_depth;  // running statements when it was charged (running_statements.hpp)
     int count;
     struct Call {
         int plan_node_id;
@@ -223,6 +226,8 @@ ExecutionCalls* register_execution(QueryDesc* query) {
     callback->arg = execution;
     MemoryContextRegisterResetCallback(context, callback);
     execution->estate = query->estate;
+    execution->statement = query->plannedstmt;
+    execution->running_depth = running_depth();
     execution->next = running_executions;
     running_executions = execution;
     return execution;
@@ -362,7 +367,8 @@ void charge_query(QueryDesc* query) {
     if (in_worker && first_release != nullptr) refuse_in_parallel_worker(first_release);
     if (!in_worker) {
         require_release_context(first_release != nullptr ? first_release : list->sites[0].identity.name,
-                                query->instrument_options != 0 && !session_reads_every_table(query->plannedstmt));
+                                query->instrument_options != 0 && !session_reads_every_table(query->plannedstmt),
+                                query->plannedstmt);
         check_executable(*list);
     }
 
@@ -399,15 +405,33 @@ void charge_query(QueryDesc* query) {
     pfree(list);
 }
 
+void refuse_estimates_of_hidden_tables(QueryDesc* query) {
+    if (session_reads_every_table(query->plannedstmt)) return;
+    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
+    find_sites(query->plannedstmt, list);
+    const bool releases = list->count > 0;
+    const char* name = releases ? list->sites[0].identity.name : "";
+    pfree(list);
+    if (!releases) return;
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("EXPLAIN of a query with %s over tables you may not read is not allowed", name),
+                    errdetail("The planner's row estimates come from statistics of the data behind the releases."),
+                    errhint("Run the query itself; its releases are the private answer.")));
+}
+
 void charging_executor_start(QueryDesc* query, int eflags) {
     if (previous_executor_start != nullptr) {
         previous_executor_start(query, eflags);
     } else {
         standard_ExecutorStart(query, eflags);
     }
-    // Plain EXPLAIN runs no aggregate: nothing to charge. EXPLAIN ANALYZE does run them and is
-    // charged like the query.
-    if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0) return;
+    // Plain EXPLAIN runs no aggregate: nothing to charge (EXPLAIN ANALYZE does run them and is
+    // charged like the query). Its row estimates come from the data, though: refused when the plan
+    // reads tables the session user may not read itself.
+    if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0) {
+        refuse_estimates_of_hidden_tables(query);
+        return;
+    }
     charge_query(query);
 }
 
@@ -434,6 +458,7 @@ const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
                 const auto& call = execution->calls[i];
                 if (call.plan_node_id != plan_node_id || call.aggno != aggref->aggno) continue;
                 if (final_call && !call.charged) break;
+                if (final_call) require_release_context_since(execution->running_depth, execution->statement);
                 return call.parameters;
             }
         }

@@ -20,6 +20,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/catcache.h"
 #include "utils/syscache.h"
 }
 
@@ -43,14 +44,21 @@ struct Frame {
 Frame* frames = nullptr;
 int frame_count = 0;
 int frame_capacity = 0;
-int untrusted_frames = 0;     // untrusted entries of frames[] plus active untrusted CALLs
-Oid innermost_untrusted = InvalidOid;  // for messages
+int untrusted_frames = 0;  // untrusted entries of frames[] (CALLs of untrusted procedures included)
 
+// pgdp.designate_admin grants EXECUTE on pgdp.set_budget (revoked from PUBLIC); no built-in role
+// such as pg_read_all_data carries that privilege.
 bool is_admin(Oid role) {
     const Oid schema = get_namespace_oid("pgdp", true);
     if (!OidIsValid(schema)) return false;
-    const Oid status_view = get_relname_relid("budget_status", schema);
-    return OidIsValid(status_view) && pg_class_aclcheck(status_view, role, ACL_SELECT) == ACLCHECK_OK;
+    bool admin = false;
+    CatCList* candidates = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum("set_budget"));
+    for (int i = 0; i < candidates->n_members && !admin; ++i) {
+        const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(&candidates->members[i]->tuple);
+        admin = form->pronamespace == schema && pg_proc_aclcheck(form->oid, role, ACL_EXECUTE) == ACLCHECK_OK;
+    }
+    ReleaseSysCacheList(candidates);
+    return admin;
 }
 
 bool is_admin_or_superuser(Oid role) { return superuser_arg(role) || is_admin(role); }
@@ -98,10 +106,7 @@ void push_frame(Oid function, bool untrusted) {
         frame_capacity = capacity;
     }
     frames[frame_count++] = Frame{function, untrusted};
-    if (untrusted) {
-        ++untrusted_frames;
-        innermost_untrusted = function;
-    }
+    if (untrusted) ++untrusted_frames;
 }
 
 void pop_frame() {
@@ -137,11 +142,7 @@ void on_utility(PlannedStmt* statement, const char* query_string, bool read_only
         if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
     }
     volatile const bool untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
-    volatile const Oid saved_innermost = innermost_untrusted;
-    if (untrusted_call) {
-        ++untrusted_frames;
-        innermost_untrusted = procedure;
-    }
+    if (untrusted_call) push_frame(procedure, true);
     PG_TRY();
     {
         if (previous_process_utility != nullptr) {
@@ -154,10 +155,7 @@ void on_utility(PlannedStmt* statement, const char* query_string, bool read_only
     }
     PG_FINALLY();
     {
-        if (untrusted_call) {
-            --untrusted_frames;
-            innermost_untrusted = saved_innermost;
-        }
+        if (untrusted_call) pop_frame();
     }
     PG_END_TRY();
 }
@@ -387,7 +385,15 @@ void check_query_as(Query* query, Author author) {
 
 }  // namespace
 
-void require_no_foreign_code(const char* aggregate_name);
+void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except);
+
+// The innermost active untrusted function (for messages).
+Oid innermost_untrusted() {
+    for (int i = frame_count - 1; i >= 0; --i) {
+        if (frames[i].untrusted) return frames[i].function;
+    }
+    return InvalidOid;
+}
 
 bool is_trusted_author(Oid role) { return role == GetSessionUserId() || is_admin_or_superuser(role); }
 
@@ -400,7 +406,7 @@ void install_trust_hooks() {
     ProcessUtility_hook = on_utility;
 }
 
-void require_release_context(const char* aggregate_name, bool reveals_hidden_rows) {
+void require_release_context(const char* aggregate_name, bool reveals_hidden_rows, const PlannedStmt* statement) {
     if (reveals_hidden_rows && explain_analyze_running()) {
         ereport(ERROR,
                 (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -419,9 +425,21 @@ void require_release_context(const char* aggregate_name, bool reveals_hidden_row
                  errhint("Do not make pgdp releases in index expressions, materialized views or other objects "
                          "that maintenance commands evaluate.")));
     }
+    if (running_depth() == 0 && !started_by_active_portal(statement)) {
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("%s cannot be computed while a statement is parsed, planned or its parameters bound",
+                        aggregate_name),
+                 errdetail("Only statements that run make releases. Code that runs earlier (a domain constraint "
+                           "checking a literal or parameter, a function folded into a constant) may belong to "
+                           "another role, and a release there would be charged to role \"%s\".",
+                           role_name(GetSessionUserId())),
+                 errhint("Make the release in a statement of its own.")));
+    }
     if (untrusted_frames > 0) {
-        const Oid owner = function_owner(innermost_untrusted);
-        const char* function = get_func_name(innermost_untrusted);
+        const Oid untrusted = innermost_untrusted();
+        const Oid owner = function_owner(untrusted);
+        const char* function = get_func_name(untrusted);
         ereport(ERROR,
                 (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                  errmsg("%s inside function %s (owned by role \"%s\") cannot be charged to role \"%s\"",
@@ -432,12 +450,12 @@ void require_release_context(const char* aggregate_name, bool reveals_hidden_row
                  errhint("Make the release in your own query or function, or ask a pgdp admin to provide the "
                          "function.")));
     }
-    require_no_foreign_code(aggregate_name);
+    require_no_foreign_code(aggregate_name, 0, nullptr);
 }
 
-void require_no_foreign_code(const char* aggregate_name) {
+void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except) {
     ForeignCode foreign{};
-    if (!running_foreign_code(&foreign)) return;
+    if (!running_foreign_code(&foreign, from_depth, except)) return;
     const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);
     ereport(ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -449,6 +467,21 @@ void require_no_foreign_code(const char* aggregate_name) {
                        foreign.kind, name != nullptr ? name : "?", role_name(foreign.owner),
                        role_name(GetSessionUserId())),
              errhint("Make the release in a statement of its own.")));
+}
+
+void require_release_context_since(int charged_depth, const PlannedStmt* statement) {
+    if (untrusted_frames > 0) {
+        const Oid untrusted = innermost_untrusted();
+        const char* function = get_func_name(untrusted);
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("a pgdp release cannot be computed inside function %s (owned by role \"%s\")",
+                               function != nullptr ? function : "?", role_name(function_owner(untrusted))),
+                        errdetail("The release was charged to role \"%s\" when its query started; fetching its rows "
+                                  "from code that role did not write would hand the release to that code.",
+                                  role_name(GetSessionUserId())),
+                        errhint("Fetch the rows of a cursor with pgdp aggregates from your own statements.")));
+    }
+    require_no_foreign_code("a pgdp release", charged_depth, statement);
 }
 
 void check_query_authors(Query* query) { check_query_as(query, Author{true, "", "", InvalidOid}); }

@@ -14,18 +14,25 @@
 
 extern "C" {
 #include "nodes/parsenodes.h"
+#include "nodes/plannodes.h"
 }
 
 namespace pgdp::pg {
 
 void install_trust_hooks();
 
-// ereports (42501) unless a release charged to the session user may be made here: not in a
+// ereports (42501) unless a release charged to the session user may be made here: by a statement
+// that runs (not code run while another is parsed, planned or bound), not in a
 // maintenance operation, under no frame of an untrusted function, inside no running statement
 // that uses another role's table, view or domain (running_statements.hpp); and (0A000) not
 // under EXPLAIN ANALYZE when reveals_hidden_rows (the instrumented plan reads tables the session
 // user may not read itself).
-void require_release_context(const char* aggregate_name, bool reveals_hidden_rows);
+void require_release_context(const char* aggregate_name, bool reveals_hidden_rows, const PlannedStmt* statement);
+
+// A final function releasing for a call charged at running depth charged_depth by the execution
+// of `statement`: ereports (42501) if, since then, an untrusted function frame or a statement
+// using another role's objects has become active (a cursor fetched from such code later).
+void require_release_context_since(int charged_depth, const PlannedStmt* statement);
 
 // Plan time: ereports (42501) if the query reaches a pgdp aggregate through a view, a rule or a
 // row-security policy owned by a role the session user does not trust.

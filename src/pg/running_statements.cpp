@@ -11,9 +11,11 @@ extern "C" {
 #include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
 #include "parser/parsetree.h"
+#include "tcop/pquery.h"
 #include "tcop/utility.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/portal.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 }
@@ -29,7 +31,8 @@ ExecutorRun_hook_type previous_run = nullptr;
 ExecutorFinish_hook_type previous_finish = nullptr;
 ProcessUtility_hook_type previous_utility = nullptr;
 
-// One running statement: an execution's plan, or the target table of a COPY FROM.
+// One running statement: an execution's plan, or a utility statement that runs queries (with
+// the target table of a COPY FROM).
 struct Running {
     const PlannedStmt* statement;
     Oid copy_target;
@@ -221,7 +224,11 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
         castNode(CopyStmt, utility)->relation != nullptr) {
         copy_target = RangeVarGetRelid(castNode(CopyStmt, utility)->relation, NoLock, true);
     }
-    volatile const bool copying = OidIsValid(copy_target);
+    // Utilities that run queries (or code that does) are running statements too: a release started
+    // inside one is not one made while a statement is parsed or its parameters bound.
+    const bool runs_code = IsA(utility, DoStmt) || IsA(utility, CallStmt) || IsA(utility, ExplainStmt) ||
+                           IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) || IsA(utility, ExecuteStmt);
+    volatile const bool copying = runs_code;
     volatile const bool explaining = is_explain_analyze(utility);
     if (copying) push(Running{nullptr, copy_target});
     if (explaining) ++explain_analyze_depth;
@@ -254,14 +261,22 @@ void install_running_statement_hooks() {
     ProcessUtility_hook = run_utility;
 }
 
-bool running_foreign_code(ForeignCode* found) {
-    for (int i = running_count - 1; i >= 0; --i) {
+bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt* except) {
+    for (int i = running_count - 1; i >= from_depth && i >= 0; --i) {
         const Running& entry = running[i];
-        const bool foreign = entry.statement != nullptr ? statement_runs_foreign_code(entry.statement, found)
-                                                        : copy_target_runs_foreign_code(entry.copy_target, found);
+        if (except != nullptr && entry.statement == except) continue;
+        const bool foreign = entry.statement != nullptr       ? statement_runs_foreign_code(entry.statement, found)
+                             : OidIsValid(entry.copy_target) ? copy_target_runs_foreign_code(entry.copy_target, found)
+                                                             : false;
         if (foreign) return true;
     }
     return false;
+}
+
+int running_depth() { return running_count; }
+
+bool started_by_active_portal(const PlannedStmt* statement) {
+    return ActivePortal != nullptr && list_member_ptr(ActivePortal->stmts, statement);
 }
 
 bool explain_analyze_running() { return explain_analyze_depth > 0; }

@@ -9,6 +9,10 @@
 
 #include "pg/postgres_headers.hpp"
 
+extern "C" {
+#include "nodes/plannodes.h"
+}
+
 namespace pgdp::pg {
 
 void install_running_statement_hooks();
@@ -21,8 +25,20 @@ struct ForeignCode {
 };
 
 // True (and *found set) if a running statement touches an object of a role that is not trusted
-// (is_trusted_author). Checked lazily: only when a nested query wants to release.
-bool running_foreign_code(ForeignCode* found);
+// (is_trusted_author). Checked lazily: only when a nested query wants to release. from_depth and
+// except: only the statements that started after the first from_depth, other than `except`
+// (a final function checks what began running since its own query was charged: a cursor
+// fetched later, from another statement).
+bool running_foreign_code(ForeignCode* found, int from_depth = 0, const PlannedStmt* except = nullptr);
+
+// The number of running statements now.
+int running_depth();
+
+// True if `statement` is a statement of the active portal (a top-level statement, a cursor, an
+// EXECUTE'd prepared statement, started by PortalStart). With no running statement, any other
+// execution is code run while a statement is parsed, planned or its parameters bound (a domain
+// constraint calling query_to_xml(), a constant folded at plan time).
+bool started_by_active_portal(const PlannedStmt* statement);
 
 // True while the statement being executed is EXPLAIN ANALYZE (its output shows exact row counts).
 bool explain_analyze_running();
