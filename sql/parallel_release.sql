@@ -87,6 +87,27 @@ SELECT :parallel_released = sum(least(greatest(age, 10), 50)) AS parallel_exact,
 FROM par_staff;
 RESET SESSION AUTHORIZATION;
 
+-- Partitionwise aggregation: a Finalize Aggregate over an Append of partial aggregates finds its
+-- arguments through the Append (0.3 refused it with a message about parallel workers); one
+-- charge per call, exact at epsilon 1e6.
+CREATE TABLE par_parts (id int, grp int, v int) PARTITION BY RANGE (id);
+CREATE TABLE par_parts_1 PARTITION OF par_parts FOR VALUES FROM (0) TO (5000);
+CREATE TABLE par_parts_2 PARTITION OF par_parts FOR VALUES FROM (5000) TO (10001);
+INSERT INTO par_parts SELECT g, g % 3, g % 100 FROM generate_series(1, 10000) g;
+ANALYZE par_parts;
+GRANT SELECT ON par_parts TO par_eve;
+SET SESSION AUTHORIZATION par_eve;
+SET enable_partitionwise_aggregate = on;
+SET max_parallel_workers_per_gather = 0;
+SELECT pgdp_releases_before FROM (SELECT releases AS pgdp_releases_before FROM pgdp.my_budget) b;
+EXPLAIN (COSTS OFF) SELECT dp_sum(v, 0, 100, 1e6) FROM par_parts;
+SELECT dp_count(1e6) = 10000 AS count_exact, dp_sum(v, 0, 100, 1e6) = 495000 AS sum_exact FROM par_parts;
+SELECT grp, dp_count(1e6) AS n FROM par_parts GROUP BY grp ORDER BY grp;
+SELECT releases FROM pgdp.my_budget;
+RESET enable_partitionwise_aggregate;
+RESET SESSION AUTHORIZATION;
+DROP TABLE par_parts;
+
 DROP SCHEMA par_eve CASCADE;
 DROP FUNCTION par_releases(text);
 DROP TABLE par_staff;

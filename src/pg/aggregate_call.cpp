@@ -212,7 +212,19 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
             if (castNode(Aggref, expression)->aggfnoid != aggref->aggfnoid || !IsA(plan, Agg)) break;
             return castNode(Aggref, expression);
         }
-        plan = outerPlan(plan);
+        // Append and MergeAppend (partitionwise aggregation) pass columns through positionally;
+        // every child computes the same partial aggregate, so the first one has the arguments.
+        if (IsA(plan, Append)) {
+            plan = castNode(Append, plan)->appendplans != NIL
+                       ? static_cast<const Plan*>(linitial(castNode(Append, plan)->appendplans))
+                       : nullptr;
+        } else if (IsA(plan, MergeAppend)) {
+            plan = castNode(MergeAppend, plan)->mergeplans != NIL
+                       ? static_cast<const Plan*>(linitial(castNode(MergeAppend, plan)->mergeplans))
+                       : nullptr;
+        } else {
+            plan = outerPlan(plan);
+        }
     }
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("pgdp could not find the arguments of a parallel aggregate"),
