@@ -39,7 +39,7 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
 void check_query_authors(Query* query);
 
 // A role whose code may spend the session user's budget: the session user, a superuser, or a
-// pgdp admin (SELECT on pgdp.budget_status, granted by pgdp.designate_admin).
+// pgdp admin (EXECUTE on pgdp.set_budget, granted by pgdp.designate_admin).
 bool is_trusted_author(Oid role);
 
 }  // namespace pgdp::pg
