@@ -25,6 +25,7 @@ extern "C" {
 }
 
 #include "pg/aggregate_call.hpp"
+#include "pg/backend_stack.hpp"
 #include "pg/running_statements.hpp"
 
 namespace pgdp::pg {
@@ -41,10 +42,9 @@ struct Frame {
     Oid function;
     bool untrusted;
 };
-Frame* frames = nullptr;
-int frame_count = 0;
-int frame_capacity = 0;
-int untrusted_frames = 0;  // untrusted entries of frames[] (CALLs of untrusted procedures included)
+BackendStack<Frame> frames;
+int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted procedures included)
+
 
 // pgdp.designate_admin grants EXECUTE on pgdp.set_budget (revoked from PUBLIC); no built-in role
 // such as pg_read_all_data carries that privilege.
@@ -97,22 +97,12 @@ bool needs_hook(Oid function) {
 }
 
 void push_frame(Oid function, bool untrusted) {
-    if (frame_count == frame_capacity) {
-        const int capacity = frame_capacity == 0 ? 64 : frame_capacity * 2;
-        // Grown before anything is pushed: an allocation error leaves the stack balanced.
-        frames = static_cast<Frame*>(frames == nullptr
-                                         ? MemoryContextAlloc(TopMemoryContext, sizeof(Frame) * capacity)
-                                         : repalloc(frames, sizeof(Frame) * capacity));
-        frame_capacity = capacity;
-    }
-    frames[frame_count++] = Frame{function, untrusted};
+    frames.push(Frame{function, untrusted});
     if (untrusted) ++untrusted_frames;
 }
 
 void pop_frame() {
-    if (frame_count == 0) return;
-    const Frame frame = frames[--frame_count];
-    if (frame.untrusted) --untrusted_frames;
+    if (frames.size() > 0 && frames.pop().untrusted) --untrusted_frames;
 }
 
 void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
@@ -126,7 +116,7 @@ void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
 }
 
 void check_column_defaults(Oid table);
-Oid relation_owner(Oid relation);
+Oid owner_of_relation(Oid relation);
 
 void on_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
                 ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
@@ -139,7 +129,7 @@ void on_utility(PlannedStmt* statement, const char* query_string, bool read_only
                castNode(CopyStmt, statement->utilityStmt)->relation != nullptr) {
         // COPY FROM evaluates the target's column defaults like an INSERT.
         const Oid table = RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
+        if (OidIsValid(table) && !is_trusted_author(owner_of_relation(table))) check_column_defaults(table);
     }
     volatile const bool untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
     if (untrusted_call) push_frame(procedure, true);
@@ -173,7 +163,7 @@ Oid function_owner(Oid function) {
     return owner;
 }
 
-Oid relation_owner(Oid relation) {
+Oid owner_of_relation(Oid relation) {
     HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
     if (!HeapTupleIsValid(tuple)) return InvalidOid;
     const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
@@ -197,7 +187,7 @@ const char* object_phrase(const Author& author) {
 }
 
 [[noreturn]] void refuse_author(const Author& author, const char* aggregate) {
-    const Oid owner = OidIsValid(author.object) ? relation_owner(author.object) : InvalidOid;
+    const Oid owner = OidIsValid(author.object) ? owner_of_relation(author.object) : InvalidOid;
     ereport(ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
              errmsg("%s in a %s cannot be charged to role \"%s\"", aggregate, object_phrase(author),
@@ -241,7 +231,7 @@ Oid trusted_function_called(Node* node) {
 }
 
 [[noreturn]] void refuse_invocation(const Author& author, Oid function) {
-    const Oid owner = OidIsValid(author.object) ? relation_owner(author.object) : InvalidOid;
+    const Oid owner = OidIsValid(author.object) ? owner_of_relation(author.object) : InvalidOid;
     const char* name = get_func_name(function);
     ereport(ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -332,7 +322,7 @@ void check_query_as(Query* query, Author author) {
                         query->commandType == CMD_MERGE;
     const Oid target = writes && query->resultRelation > 0 ? rt_fetch(query->resultRelation, query->rtable)->relid
                                                            : InvalidOid;
-    if (author.trusted && OidIsValid(target) && !is_trusted_author(relation_owner(target))) {
+    if (author.trusted && OidIsValid(target) && !is_trusted_author(owner_of_relation(target))) {
         // Row-security WITH CHECK expressions and column defaults of the target are its owner's
         // code (the walk below sees the WITH CHECK expressions again, as the query's: harmless).
         walk_as((Node*)query->withCheckOptions, Author{false, "row-security policy", " on table", target});
@@ -346,7 +336,7 @@ void check_query_as(Query* query, Author author) {
         if (entry->securityQuals != NIL) {
             // Row-security policies are written by the table's owner.
             Author policy = author;
-            if (entry->rtekind == RTE_RELATION && author.trusted && !is_trusted_author(relation_owner(entry->relid))) {
+            if (entry->rtekind == RTE_RELATION && author.trusted && !is_trusted_author(owner_of_relation(entry->relid))) {
                 policy = Author{false, "row-security policy", " on table", entry->relid};
             }
             walk_as((Node*)entry->securityQuals, policy);
@@ -355,11 +345,11 @@ void check_query_as(Query* query, Author author) {
             case RTE_SUBQUERY: {
                 Author body = author;
                 const Oid view = view_of(entry->subquery);
-                if (OidIsValid(view) && author.trusted && !is_trusted_author(relation_owner(view))) {
+                if (OidIsValid(view) && author.trusted && !is_trusted_author(owner_of_relation(view))) {
                     body = Author{false, "view", "", view};
                 }
                 check_query_as(entry->subquery, body);
-                if (OidIsValid(view) && !entry->security_barrier && relation_owner(view) != GetSessionUserId() &&
+                if (OidIsValid(view) && !entry->security_barrier && owner_of_relation(view) != GetSessionUserId() &&
                     query_has_release((Node*)entry->subquery)) {
                     refuse_leaky_view(view);
                 }
@@ -389,11 +379,13 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
 
 // The innermost active untrusted function (for messages).
 Oid innermost_untrusted() {
-    for (int i = frame_count - 1; i >= 0; --i) {
+    for (int i = frames.size() - 1; i >= 0; --i) {
         if (frames[i].untrusted) return frames[i].function;
     }
     return InvalidOid;
 }
+
+Oid relation_owner(Oid relation) { return owner_of_relation(relation); }
 
 bool is_trusted_author(Oid role) { return role == GetSessionUserId() || is_admin_or_superuser(role); }
 

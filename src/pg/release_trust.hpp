@@ -42,4 +42,7 @@ void check_query_authors(Query* query);
 // pgdp admin (EXECUTE on pgdp.set_budget, granted by pgdp.designate_admin).
 bool is_trusted_author(Oid role);
 
+// pg_class.relowner (InvalidOid if the relation does not exist).
+Oid relation_owner(Oid relation);
+
 }  // namespace pgdp::pg

@@ -22,6 +22,7 @@ extern "C" {
 
 #include <cstring>
 
+#include "pg/backend_stack.hpp"
 #include "pg/release_trust.hpp"
 
 namespace pgdp::pg {
@@ -37,34 +38,10 @@ struct Running {
     const PlannedStmt* statement;
     Oid copy_target;
 };
-Running* running = nullptr;
-int running_count = 0;
-int running_capacity = 0;
+BackendStack<Running> running;
 int explain_analyze_depth = 0;
 
-void push(Running entry) {
-    if (running_count == running_capacity) {
-        const int capacity = running_capacity == 0 ? 16 : running_capacity * 2;
-        // Grown before the push: an allocation error leaves the stack as it was.
-        running = static_cast<Running*>(running == nullptr
-                                            ? MemoryContextAlloc(TopMemoryContext, sizeof(Running) * capacity)
-                                            : repalloc(running, sizeof(Running) * capacity));
-        running_capacity = capacity;
-    }
-    running[running_count++] = entry;
-}
 
-void pop() {
-    if (running_count > 0) --running_count;
-}
-
-Oid relation_owner(Oid relation) {
-    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
-    if (!HeapTupleIsValid(tuple)) return InvalidOid;
-    const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
-    ReleaseSysCache(tuple);
-    return owner;
-}
 
 // The owner of a domain (InvalidOid for other types).
 Oid domain_owner(Oid type) {
@@ -175,7 +152,7 @@ bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
 }
 
 void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
-    push(Running{query->plannedstmt, InvalidOid});
+    running.push(Running{query->plannedstmt, InvalidOid});
     PG_TRY();
     {
         if (previous_run != nullptr) {
@@ -185,13 +162,13 @@ void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool
         }
     }
     PG_FINALLY();
-    { pop(); }
+    { running.pop(); }
     PG_END_TRY();
 }
 
 // AFTER triggers fire here.
 void finish_execution(QueryDesc* query) {
-    push(Running{query->plannedstmt, InvalidOid});
+    running.push(Running{query->plannedstmt, InvalidOid});
     PG_TRY();
     {
         if (previous_finish != nullptr) {
@@ -201,7 +178,7 @@ void finish_execution(QueryDesc* query) {
         }
     }
     PG_FINALLY();
-    { pop(); }
+    { running.pop(); }
     PG_END_TRY();
 }
 
@@ -230,7 +207,7 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
                            IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) || IsA(utility, ExecuteStmt);
     volatile const bool copying = runs_code;
     volatile const bool explaining = is_explain_analyze(utility);
-    if (copying) push(Running{nullptr, copy_target});
+    if (copying) running.push(Running{nullptr, copy_target});
     if (explaining) ++explain_analyze_depth;
     PG_TRY();
     {
@@ -244,7 +221,7 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
     }
     PG_FINALLY();
     {
-        if (copying) pop();
+        if (copying) running.pop();
         if (explaining) --explain_analyze_depth;
     }
     PG_END_TRY();
@@ -262,7 +239,7 @@ void install_running_statement_hooks() {
 }
 
 bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt* except) {
-    for (int i = running_count - 1; i >= from_depth && i >= 0; --i) {
+    for (int i = running.size() - 1; i >= from_depth && i >= 0; --i) {
         const Running& entry = running[i];
         if (except != nullptr && entry.statement == except) continue;
         const bool foreign = entry.statement != nullptr       ? statement_runs_foreign_code(entry.statement, found)
@@ -273,7 +250,7 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
     return false;
 }
 
-int running_depth() { return running_count; }
+int running_depth() { return running.size(); }
 
 bool started_by_active_portal(const PlannedStmt* statement) {
     return ActivePortal != nullptr && list_member_ptr(ActivePortal->stmts, statement);
