@@ -29,8 +29,8 @@ CREATE FUNCTION par_eve.leak() RETURNS bigint LANGUAGE sql PARALLEL SAFE AS
 CREATE FUNCTION par_eve.leaky_filter(i int) RETURNS boolean LANGUAGE plpgsql PARALLEL SAFE AS
   $$ BEGIN IF i = 1 THEN PERFORM dp_count(0.5) FROM public.par_staff; END IF; RETURN true; END $$;
 -- A charged parallel query: partial aggregates in the workers, one release by the leader.
-EXPLAIN (COSTS OFF) SELECT dp_count(0.25) FROM par_staff WHERE region = 'north' AND age < 30;
-SELECT dp_count(0.25) > 0 AS charged_parallel_release FROM par_staff WHERE region = 'north' AND age < 30;
+EXPLAIN (COSTS OFF) SELECT dp_count(0.5) FROM par_staff WHERE region = 'north' AND age < 30;
+SELECT dp_count(0.5) > 0 AS charged_parallel_release FROM par_staff WHERE region = 'north' AND age < 30;
 -- The 0.3 repro: the function in a worker under force_parallel_mode.
 SET force_parallel_mode = on;
 SELECT round(avg(v)) FROM (SELECT par_eve.leak() v FROM generate_series(1, 200)) s;
