@@ -24,7 +24,7 @@ PG_FUNCTION_INFO_V1(pgdp_gaussian_part_epsilon);
 // pgdp.ledger_ready(): releases can be charged in this session.
 Datum pgdp_ledger_ready(PG_FUNCTION_ARGS) {
     (void)fcinfo;
-    PG_RETURN_BOOL(pgdp::pg::ledger_attached() && !RecoveryInProgress());
+    PG_RETURN_BOOL(pgdp::pg::ledger_attached() && pgdp::pg::ledger_has_workers() && !RecoveryInProgress());
 }
 
 // pgdp.gaussian_part_epsilon(mu2, delta_room): the epsilon of the composed Gaussian part at the

@@ -205,6 +205,8 @@ void register_ledger_pool() {
 
 bool ledger_attached() { return shared != nullptr && MyBackendId > 0 && MyBackendId < shared->slot_count; }
 
+bool ledger_has_workers() { return shared != nullptr && shared->pool_size > 0; }
+
 ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_text, const ChargeItem* items,
                                   int count) {
     if (shared->pool_size == 0) {

@@ -43,6 +43,8 @@ struct ChargeOutcome {
 // postmaster start, so parallel queries cannot take them).
 void request_ledger_shared_memory();
 void register_ledger_pool();
+// True if at least one pool worker was registered at server start.
+bool ledger_has_workers();
 // True once this process is attached to the ledger's shared memory.
 bool ledger_attached();
 
