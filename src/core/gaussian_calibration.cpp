@@ -196,7 +196,8 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
     throw RangeError("epsilon",
                      "no analytic Gaussian sigma could be computed for epsilon " + shown(epsilon) + " and delta " +
                          shown(delta),
-                     "Use a larger epsilon (1e-15 or more) or a larger delta.");
+                     epsilon < 1e-15 ? "Use a larger epsilon (1e-15 or more) or a larger delta."
+                                     : "Use a larger delta, or a smaller sensitivity (narrower bounds).");
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #include "core/validate.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/budget_accounting.hpp"
@@ -110,6 +111,25 @@ void require_release_scale(double scale_in_grid_steps, double max_steps, const c
                          shown(scale_in_grid_steps) +
                          " grid steps, more than the " + max_text + " that pgdp can draw exactly",
                      "Use a larger epsilon (for dp_sum and dp_mean, narrower bounds also help).");
+}
+
+void require_usable_bounds(double lower, double upper) {
+    if (!std::isfinite(lower) || !std::isfinite(upper)) return;  // check_bounds reports these
+    if (!std::isfinite(upper - lower)) {
+        throw ArgumentError("upper", "lower (" + shown(lower) + ") and upper (" + shown(upper) +
+                                         ") are too far apart: upper - lower is not a finite number",
+                            "Use bounds whose difference is below 1.7e308.");
+    }
+    const char* names[2] = {"lower", "upper"};
+    const double bounds[2] = {lower, upper};
+    for (int i = 0; i < 2; ++i) {
+        if (bounds[i] != 0.0 && std::fabs(bounds[i]) < std::numeric_limits<double>::min()) {
+            throw ArgumentError(names[i],
+                                std::string(names[i]) + " must be 0 or at least 2.2250738585072014e-308 in "
+                                "magnitude, got " + shown(bounds[i]),
+                                "Scale the values up, or use 0.");
+        }
+    }
 }
 
 }  // namespace pgdp

@@ -56,4 +56,9 @@ constexpr double kMaxReleaseSigmaSteps = 1e9;
 // spells max_steps for the message ("2^57").
 void require_release_scale(double scale_in_grid_steps, double max_steps, const char* max_text);
 
+// Clamping bounds a release plan can use: when both are finite, upper - lower must be finite and
+// a nonzero bound must not be subnormal (its sensitivity and scales would underflow); otherwise
+// ArgumentError naming "lower"/"upper" as the user gave them.
+void require_usable_bounds(double lower, double upper);
+
 }  // namespace pgdp

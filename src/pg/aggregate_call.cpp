@@ -259,7 +259,8 @@ Parameters read_parameters(Aggref* aggref, AggregateKind kind, bool with_interva
         }
         mechanism_name = TextDatumGetCString(name_datum);
     }
-    PGDP_GUARDED(parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
+    PGDP_GUARDED(if (kind != AggregateKind::Count) pgdp::require_usable_bounds(parameters.lower, parameters.upper);
+                 parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
                  pgdp::check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
                  if (with_interval) pgdp::require_alpha(parameters.alpha);
                  if (kind != AggregateKind::Count) {

@@ -140,3 +140,23 @@ TEST(ErrorTexts, CalibrationsAtHostileInputsThrowOnlyPgdpErrors) {
 }
 
 }  // namespace
+
+// Bounds whose derived sensitivity a double cannot carry are refused by their own names.
+TEST(ErrorTexts, UnusableBoundsNameTheBound) {
+    EXPECT_NO_THROW(pgdp::require_usable_bounds(-1e300, 1e300));
+    EXPECT_NO_THROW(pgdp::require_usable_bounds(0.0, 2.2250738585072014e-308));
+    try {
+        pgdp::require_usable_bounds(-1e308, 1e308);
+        ADD_FAILURE() << "no error for an infinite width";
+    } catch (const pgdp::ArgumentError& error) {
+        EXPECT_EQ(error.argument(), "upper");
+        EXPECT_NE(std::string(error.what()).find("-1e+308"), std::string::npos) << error.what();
+    }
+    try {
+        pgdp::require_usable_bounds(0.0, 5e-324);
+        ADD_FAILURE() << "no error for a subnormal bound";
+    } catch (const pgdp::ArgumentError& error) {
+        EXPECT_EQ(error.argument(), "upper");
+        EXPECT_NE(std::string(error.what()).find("got 5e-324"), std::string::npos) << error.what();
+    }
+}
