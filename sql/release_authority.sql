@@ -212,12 +212,54 @@ SELECT count(*) FROM authz_eve.tagged WHERE tags = '{x}';
 SELECT 7::authz_eve.stamp;
 PREPARE authz_tagged AS SELECT count(*) FROM authz_eve.tagged WHERE tags = '{y}';
 BEGIN;
-DECLARE bobs_cursor CURSOR FOR SELECT dp_count(1000000) AS n FROM public.authz_data;
+DECLARE bobs_cursor CURSOR FOR SELECT grp, dp_count(1000000) AS n FROM public.authz_data GROUP BY grp ORDER BY grp;
+FETCH 1 FROM bobs_cursor;
 INSERT INTO authz_eve.guestbook (note) VALUES ('hello');
 ROLLBACK;
 INSERT INTO authz_dave.t VALUES (1);
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob_plus_the_cursor_charge, (SELECT count(*) FROM authz_eve.guestbook) AS stolen;
+
+-- Third round: rows of a release kept beyond the statement (WITH HOLD, RETURNING), objects that
+-- eve's code creates as bob, a query_to_xml nested in a domain constraint, a text cast to an array
+-- of eve's domain, EXPLAIN of an admin's view whose releases the planner pruned.
+SET SESSION AUTHORIZATION authz_eve;
+CREATE DOMAIN authz_eve.nested AS text CHECK (query_to_xml(
+    'SELECT query_to_xml(''SELECT dp_count(0.5) AS n FROM public.authz_data'', true, false, '''') AS x',
+    true, false, '') IS NOT NULL);
+CREATE TABLE authz_eve.nestbox (tags authz_eve.nested[]);
+CREATE TABLE authz_eve.planter (id int);
+CREATE FUNCTION authz_eve.plant() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE 'CREATE TEMP VIEW authz_data AS SELECT * FROM public.authz_data';
+    RETURN NEW;
+END $$;
+CREATE TRIGGER plant BEFORE INSERT ON authz_eve.planter FOR EACH ROW EXECUTE FUNCTION authz_eve.plant();
+GRANT USAGE ON TYPE authz_eve.nested TO PUBLIC;
+GRANT SELECT, INSERT ON authz_eve.nestbox, authz_eve.planter TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+CREATE TABLE authz_results (n bigint);
+GRANT SELECT, INSERT ON authz_results TO authz_bob;
+SET SESSION AUTHORIZATION authz_bob;
+BEGIN;
+DECLARE held CURSOR WITH HOLD FOR SELECT dp_count(1000000) FROM public.authz_data;
+ROLLBACK;
+INSERT INTO authz_results SELECT dp_count(1000000) FROM public.authz_data RETURNING n > 0;
+INSERT INTO authz_eve.planter VALUES (1);
+INSERT INTO authz_eve.nestbox VALUES ('{hello}');
+SELECT count(*) FROM public.authz_data WHERE ('{' || grp || '}')::authz_eve.tag[] IS NOT NULL;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_admin;
+CREATE VIEW authz_admin.hidden_by_id WITH (security_barrier) AS
+    SELECT id, dp_count(1000000) AS n FROM public.authz_hidden GROUP BY id;
+GRANT SELECT ON authz_admin.hidden_by_id TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_bob;
+EXPLAIN (COSTS OFF) SELECT id FROM authz_admin.hidden_by_id WHERE id < 50;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM authz_admin.hidden_by_id WHERE id < 50;
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob_unchanged_by_round_three;
+DROP TABLE authz_results;
 
 -- Eve's own code makes releases for eve (and eve pays).
 SET SESSION AUTHORIZATION authz_eve;

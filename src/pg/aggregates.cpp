@@ -343,8 +343,10 @@ Datum typed_value(const Release& release, Oid type, bool is_mean) {
 // behind the exception barrier. Only plain data is alive when an error is raised here.
 Release final_release(FunctionCallInfo fcinfo, AggregateKind kind, FinalCache** cache_out) {
     (void)aggregate_context(fcinfo);
-    // Released only for a call charged by this execution (release_charge.hpp).
+    // Released only for a call charged by this execution (release_charge.hpp), and only while no
+    // other role's code has become active since the charge (a cursor fetched from such code).
     FinalCache* cache = final_cache_of(fcinfo);
+    pgdp::pg::require_release_still_allowed(fcinfo);
     // A plain aggregate has one group: a second final call means the executor computed it again
     // (a rescan), which would be a second release of one charge.
     if (castNode(Agg, castNode(AggState, fcinfo->context)->ss.ps.plan)->aggstrategy == AGG_PLAIN &&

@@ -4,12 +4,15 @@ extern "C" {
 #include "access/parallel.h"
 #include "access/xlog.h"
 #include "executor/executor.h"
+#include "tcop/pquery.h"
+#include "utils/portal.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/rls.h"
 #include "catalog/pg_class.h"
 }
@@ -27,6 +30,7 @@ namespace pgdp::pg {
 namespace {
 
 ExecutorStart_hook_type previous_executor_start = nullptr;
+ExecutorRun_hook_type previous_executor_run = nullptr;
 
 // Partial and final calls of at most kMaxReleasesPerQuery releases.
 constexpr int kMaxSites = 2 * kMaxReleasesPerQuery;
@@ -350,6 +354,28 @@ void check_executable(const SiteList& list) {
     }
 }
 
+// Portals that keep their rows beyond the statement that computed them, for anyone who can name
+// the portal (SPI_cursor_find, cursor_to_xml): a WITH HOLD cursor after commit, and portals that
+// run to completion into a store at the first fetch (RETURNING, data-modifying WITH).
+void refuse_stored_results(const PlannedStmt* statement, const char* aggregate) {
+    if (ActivePortal == nullptr || !list_member_ptr(ActivePortal->stmts, statement)) return;
+    if ((ActivePortal->cursorOptions & CURSOR_OPT_HOLD) != 0) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("%s cannot be computed in a WITH HOLD cursor", aggregate),
+                        errdetail("A holdable cursor keeps its rows after the transaction, where code that did not "
+                                  "charge them can read them."),
+                        errhint("Declare the cursor without WITH HOLD and fetch it inside the transaction.")));
+    }
+    if (ActivePortal->strategy == PORTAL_ONE_RETURNING || ActivePortal->strategy == PORTAL_ONE_MOD_WITH) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("%s cannot be computed in a statement with RETURNING or a data-modifying WITH",
+                               aggregate),
+                        errdetail("Such a statement stores all its rows at once, for later fetches by whoever can "
+                                  "name its portal."),
+                        errhint("Store the releases with INSERT ... SELECT, then read them with SELECT.")));
+    }
+}
+
 // ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
 // backend the final calls are charged before any row is read. A parallel worker computes partial
 // aggregates only: it evaluates their parameters (deterministic: aggregate_call.cpp) and refuses
@@ -372,6 +398,7 @@ void charge_query(QueryDesc* query) {
                                 query->instrument_options != 0 && !session_reads_every_table(query->plannedstmt),
                                 query->plannedstmt);
         check_executable(*list);
+        if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
     }
 
     // Parameters and plans; bind parameters come from the query's ParamListInfo.
@@ -407,18 +434,71 @@ void charge_query(QueryDesc* query) {
     pfree(list);
 }
 
-void refuse_estimates_of_hidden_tables(QueryDesc* query) {
+bool release_in_tree(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
+    if (IsA(node, Query)) {
+        return query_tree_walker(castNode(Query, node),
+                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_in_tree)), context, 0);
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_in_tree)),
+                                  context);
+}
+
+// The plan reads a view whose definition makes releases (the planner may have pruned the pgdp
+// outputs the outer query does not use, leaving a plan without them over the same rows).
+bool reads_view_with_releases(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind != RTE_RELATION || entry->relkind != RELKIND_VIEW) continue;
+        Relation view = RelationIdGetRelation(entry->relid);
+        if (view == nullptr) continue;
+        bool releases = false;
+        for (int i = 0; view->rd_rules != nullptr && i < view->rd_rules->numLocks && !releases; ++i) {
+            releases = release_in_tree((Node*)view->rd_rules->rules[i]->actions, nullptr);
+        }
+        RelationClose(view);
+        if (releases) return true;
+    }
+    return false;
+}
+
+// EXPLAIN shows the planner's estimates and EXPLAIN ANALYZE exact row counts of every node: both
+// are refused for plans with releases (or over views that make them) reading tables the session
+// user may not read itself.
+void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
     if (session_reads_every_table(query->plannedstmt)) return;
     SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
     find_sites(query->plannedstmt, list);
-    const bool releases = list->count > 0;
-    const char* name = releases ? list->sites[0].identity.name : "";
+    const bool releases = list->count > 0 || reads_view_with_releases(query->plannedstmt);
     pfree(list);
     if (!releases) return;
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("EXPLAIN of a query with %s over tables you may not read is not allowed", name),
-                    errdetail("The planner's row estimates come from statistics of the data behind the releases."),
+                    errmsg("%s of a query with pgdp releases over tables you may not read is not allowed",
+                           analyze ? "EXPLAIN ANALYZE" : "EXPLAIN"),
+                    errdetail(analyze ? "EXPLAIN ANALYZE shows the exact number of rows each plan node produced."
+                                      : "The planner's row estimates come from statistics of the data behind the "
+                                        "releases."),
                     errhint("Run the query itself; its releases are the private answer.")));
+}
+
+// Rows of a charged execution leave it only while the executor runs it (a Sort or Material above
+// the aggregates keeps released rows that later fetches return without a final call), so every
+// run of such an execution repeats the check of what became active since the charge.
+void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+        if (execution->estate != query->estate) continue;
+        bool charged = false;
+        for (int i = 0; i < execution->count && !charged; ++i) charged = execution->calls[i].charged;
+        if (charged) require_release_context_since(execution->running_depth, execution->statement);
+        break;
+    }
+    if (previous_executor_run != nullptr) {
+        previous_executor_run(query, direction, count, execute_once);
+    } else {
+        standard_ExecutorRun(query, direction, count, execute_once);
+    }
 }
 
 void charging_executor_start(QueryDesc* query, int eflags) {
@@ -431,9 +511,10 @@ void charging_executor_start(QueryDesc* query, int eflags) {
     // charged like the query). Its row estimates come from the data, though: refused when the plan
     // reads tables the session user may not read itself.
     if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0) {
-        refuse_estimates_of_hidden_tables(query);
+        refuse_plan_details_of_hidden_tables(query, false);
         return;
     }
+    if (query->instrument_options != 0 && explain_analyze_running()) refuse_plan_details_of_hidden_tables(query, true);
     charge_query(query);
 }
 
@@ -442,6 +523,8 @@ void charging_executor_start(QueryDesc* query, int eflags) {
 void install_charge_hook() {
     previous_executor_start = ExecutorStart_hook;
     ExecutorStart_hook = charging_executor_start;
+    previous_executor_run = ExecutorRun_hook;
+    ExecutorRun_hook = charged_executor_run;
 }
 
 const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
@@ -460,7 +543,6 @@ const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
                 const auto& call = execution->calls[i];
                 if (call.plan_node_id != plan_node_id || call.aggno != aggref->aggno) continue;
                 if (final_call && !call.charged) break;
-                if (final_call) require_release_context_since(execution->running_depth, execution->statement);
                 return call.parameters;
             }
         }
@@ -473,6 +555,16 @@ const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
     ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
                     errdetail("No running query of this session registered this aggregate call before it started."),
                     errhint("Use pgdp aggregates in plain queries; report the plan if this persists.")));
+}
+
+void require_release_still_allowed(FunctionCallInfo fcinfo) {
+    const EState* estate = castNode(AggState, fcinfo->context)->ss.ps.state;
+    for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+        if (execution->estate == estate) {
+            require_release_context_since(execution->running_depth, execution->statement);
+            return;
+        }
+    }
 }
 
 }  // namespace pgdp::pg

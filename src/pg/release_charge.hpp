@@ -18,4 +18,9 @@ void install_charge_hook();
 // was not registered; with final_call, also unless it was charged (never in a parallel worker).
 const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call);
 
+// Every final call (each group, each fetch of a cursor): ereports if, since the charge, an
+// untrusted function frame or a statement using another role's objects became active
+// (release_trust.hpp require_release_context_since).
+void require_release_still_allowed(FunctionCallInfo fcinfo);
+
 }  // namespace pgdp::pg

@@ -105,6 +105,14 @@ void pop_frame() {
     if (frames.size() > 0 && frames.pop().untrusted) --untrusted_frames;
 }
 
+// The innermost active untrusted function (for messages).
+Oid innermost_untrusted() {
+    for (int i = frames.size() - 1; i >= 0; --i) {
+        if (frames[i].untrusted) return frames[i].function;
+    }
+    return InvalidOid;
+}
+
 void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
     if (previous_fmgr_hook != nullptr) previous_fmgr_hook(event, flinfo, arg);
     if (event == FHET_START) {
@@ -117,10 +125,74 @@ void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
 
 void check_column_defaults(Oid table);
 Oid owner_of_relation(Oid relation);
+Oid function_owner(Oid function);
+const char* role_name(Oid role);
+
+// Utilities another role's function may run in the session: none of them creates or changes an
+// object (a temporary table without expressions aside). Whatever such a function creates is owned
+// by the session user, so pgdp would trust it as that user's own code later (a view shadowing a
+// table name that makes releases and sends them out): DDL there is refused.
+bool allowed_in_untrusted_frame(const Node* utility) {
+    switch (nodeTag(utility)) {
+        case T_VariableSetStmt:
+        case T_VariableShowStmt:
+        case T_NotifyStmt:
+        case T_ListenStmt:
+        case T_UnlistenStmt:
+        case T_DeclareCursorStmt:
+        case T_FetchStmt:
+        case T_ClosePortalStmt:
+        case T_PrepareStmt:
+        case T_ExecuteStmt:
+        case T_DeallocateStmt:
+        case T_ExplainStmt:
+        case T_CopyStmt:
+        case T_CallStmt:
+        case T_DoStmt:
+        case T_LockStmt:
+        case T_TransactionStmt:
+        case T_DiscardStmt:
+        case T_DropStmt:
+        case T_TruncateStmt:
+            return true;
+        case T_CreateStmt: {
+            const CreateStmt* create = castNode(CreateStmt, utility);
+            if (create->relation == nullptr || create->relation->relpersistence != RELPERSISTENCE_TEMP ||
+                create->constraints != NIL || create->inhRelations != NIL || create->ofTypename != nullptr) {
+                return false;
+            }
+            ListCell* cell;
+            foreach (cell, create->tableElts) {
+                const Node* element = static_cast<const Node*>(lfirst(cell));
+                if (!IsA(element, ColumnDef)) return false;
+                const ColumnDef* column = castNode(ColumnDef, element);
+                if (column->raw_default != nullptr || column->cooked_default != nullptr || column->constraints != NIL) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        default:
+            return false;
+    }
+}
 
 void on_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
                 ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
                 DestReceiver* destination, QueryCompletion* completion) {
+    if (untrusted_frames > 0 && !allowed_in_untrusted_frame(statement->utilityStmt)) {
+        const Oid untrusted = innermost_untrusted();
+        const char* function = get_func_name(untrusted);
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("function %s (owned by role \"%s\") may not create or change objects in a session of "
+                               "role \"%s\"",
+                               function != nullptr ? function : "?", role_name(function_owner(untrusted)),
+                               role_name(GetSessionUserId())),
+                        errdetail("Objects it created would belong to role \"%s\", and pgdp would take them for that "
+                                  "role's own code.",
+                                  role_name(GetSessionUserId())),
+                        errhint("Run such DDL as the function's owner, or ask a pgdp admin to own the function.")));
+    }
     Oid procedure = InvalidOid;
     if (IsA(statement->utilityStmt, CallStmt)) {
         const FuncExpr* call = castNode(CallStmt, statement->utilityStmt)->funcexpr;
@@ -377,13 +449,6 @@ void check_query_as(Query* query, Author author) {
 
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except);
 
-// The innermost active untrusted function (for messages).
-Oid innermost_untrusted() {
-    for (int i = frames.size() - 1; i >= 0; --i) {
-        if (frames[i].untrusted) return frames[i].function;
-    }
-    return InvalidOid;
-}
 
 Oid relation_owner(Oid relation) { return owner_of_relation(relation); }
 
@@ -417,7 +482,7 @@ void require_release_context(const char* aggregate_name, bool reveals_hidden_row
                  errhint("Do not make pgdp releases in index expressions, materialized views or other objects "
                          "that maintenance commands evaluate.")));
     }
-    if (running_depth() == 0 && !started_by_active_portal(statement)) {
+    if ((running_depth() == 0 && !started_by_active_portal(statement)) || running_outside_statement()) {
         ereport(ERROR,
                 (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                  errmsg("%s cannot be computed while a statement is parsed, planned or its parameters bound",
@@ -471,6 +536,11 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
                         errdetail("The release was charged to role \"%s\" when its query started; fetching its rows "
                                   "from code that role did not write would hand the release to that code.",
                                   role_name(GetSessionUserId())),
+                        errhint("Fetch the rows of a cursor with pgdp aggregates from your own statements.")));
+    }
+    if (running_outside_statement()) {
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("a pgdp release cannot be read while another statement is parsed, planned or bound"),
                         errhint("Fetch the rows of a cursor with pgdp aggregates from your own statements.")));
     }
     require_no_foreign_code("a pgdp release", charged_depth, statement);

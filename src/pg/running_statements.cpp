@@ -2,6 +2,7 @@
 
 extern "C" {
 #include "access/htup_details.h"
+#include "access/parallel.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -13,6 +14,7 @@ extern "C" {
 #include "parser/parsetree.h"
 #include "tcop/pquery.h"
 #include "tcop/utility.h"
+#include "parser/parse_type.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
@@ -37,6 +39,7 @@ ProcessUtility_hook_type previous_utility = nullptr;
 struct Running {
     const PlannedStmt* statement;
     Oid copy_target;
+    bool outside_statement;  // started while no statement ran (parse, bind, plan time), or inside such
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -69,10 +72,39 @@ bool foreign_domain(Oid type, ForeignCode* found) {
     return true;
 }
 
+// A value of this type can run another role's domain constraints when it is read from text or
+// binary: the type is such a domain, or an array of one, or a composite with such a column
+// (array_in and record_in call their elements' input functions).
+bool type_runs_foreign_constraints(Oid type, ForeignCode* found, int depth = 0) {
+    if (!OidIsValid(type) || depth > 4) return false;
+    if (foreign_domain(type, found)) return true;
+    const Oid element = get_element_type(type);
+    if (OidIsValid(element)) return type_runs_foreign_constraints(element, found, depth + 1);
+    const Oid base = getBaseType(type);
+    if (base != type) return type_runs_foreign_constraints(base, found, depth + 1);
+    const Oid relation = typeidTypeRelid(type);
+    if (!OidIsValid(relation)) return false;
+    Relation composite = RelationIdGetRelation(relation);
+    if (composite == nullptr) return false;
+    bool foreign = false;
+    for (int i = 0; i < RelationGetNumberOfAttributes(composite) && !foreign; ++i) {
+        const Form_pg_attribute attribute = TupleDescAttr(RelationGetDescr(composite), i);
+        if (!attribute->attisdropped) foreign = type_runs_foreign_constraints(attribute->atttypid, found, depth + 1);
+    }
+    RelationClose(composite);
+    return foreign;
+}
+
 bool find_foreign_domain(Node* node, void* context) {
     if (node == nullptr) return false;
+    // Domain checks (CoerceToDomain) and conversions whose result type reads through another
+    // role's domain at run time (a text cast to an array of it).
     if (IsA(node, CoerceToDomain) &&
         foreign_domain(castNode(CoerceToDomain, node)->resulttype, static_cast<ForeignCode*>(context))) {
+        return true;
+    }
+    if ((IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) || IsA(node, ConvertRowtypeExpr)) &&
+        type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
         return true;
     }
     return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)),
@@ -145,14 +177,23 @@ bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
     bool foreign = false;
     for (int i = 0; i < RelationGetNumberOfAttributes(relation) && !foreign; ++i) {
         const Form_pg_attribute attribute = TupleDescAttr(RelationGetDescr(relation), i);
-        if (!attribute->attisdropped) foreign = foreign_domain(attribute->atttypid, found);
+        if (!attribute->attisdropped) foreign = type_runs_foreign_constraints(attribute->atttypid, found);
     }
     RelationClose(relation);
     return foreign;
 }
 
+// An execution or utility started while no statement runs, other than the active portal's own
+// statement, runs code of a statement being parsed, planned or bound (a domain constraint running
+// query_to_xml); so does everything started inside it.
+bool starts_outside_statement(const PlannedStmt* statement) {
+    if (IsParallelWorker()) return false;  // its leader's statement runs; workers never release
+    if (running.size() > 0) return running[running.size() - 1].outside_statement;
+    return !started_by_active_portal(statement);
+}
+
 void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
-    running.push(Running{query->plannedstmt, InvalidOid});
+    running.push(Running{query->plannedstmt, InvalidOid, starts_outside_statement(query->plannedstmt)});
     PG_TRY();
     {
         if (previous_run != nullptr) {
@@ -168,7 +209,7 @@ void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool
 
 // AFTER triggers fire here.
 void finish_execution(QueryDesc* query) {
-    running.push(Running{query->plannedstmt, InvalidOid});
+    running.push(Running{query->plannedstmt, InvalidOid, starts_outside_statement(query->plannedstmt)});
     PG_TRY();
     {
         if (previous_finish != nullptr) {
@@ -207,7 +248,7 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
                            IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) || IsA(utility, ExecuteStmt);
     volatile const bool copying = runs_code;
     volatile const bool explaining = is_explain_analyze(utility);
-    if (copying) running.push(Running{nullptr, copy_target});
+    if (copying) running.push(Running{nullptr, copy_target, starts_outside_statement(statement)});
     if (explaining) ++explain_analyze_depth;
     PG_TRY();
     {
@@ -251,6 +292,8 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
 }
 
 int running_depth() { return running.size(); }
+
+bool running_outside_statement() { return running.size() > 0 && running[running.size() - 1].outside_statement; }
 
 bool started_by_active_portal(const PlannedStmt* statement) {
     return ActivePortal != nullptr && list_member_ptr(ActivePortal->stmts, statement);

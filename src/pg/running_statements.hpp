@@ -40,6 +40,9 @@ int running_depth();
 // constraint calling query_to_xml(), a constant folded at plan time).
 bool started_by_active_portal(const PlannedStmt* statement);
 
+// True if the innermost running statement was started (directly or not) while no statement ran.
+bool running_outside_statement();
+
 // True while the statement being executed is EXPLAIN ANALYZE (its output shows exact row counts).
 bool explain_analyze_running();
 
