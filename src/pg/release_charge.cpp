@@ -395,7 +395,6 @@ void charge_query(QueryDesc* query) {
     if (in_worker && first_release != nullptr) refuse_in_parallel_worker(first_release);
     if (!in_worker) {
         require_release_context(first_release != nullptr ? first_release : list->sites[0].identity.name,
-                                query->instrument_options != 0 && !session_reads_every_table(query->plannedstmt),
                                 query->plannedstmt);
         check_executable(*list);
         if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);

@@ -463,15 +463,7 @@ void install_trust_hooks() {
     ProcessUtility_hook = on_utility;
 }
 
-void require_release_context(const char* aggregate_name, bool reveals_hidden_rows, const PlannedStmt* statement) {
-    if (reveals_hidden_rows && explain_analyze_running()) {
-        ereport(ERROR,
-                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                 errmsg("EXPLAIN ANALYZE of a query with %s is not allowed", aggregate_name),
-                 errdetail("EXPLAIN ANALYZE shows the exact number of rows each plan node produced, and the plan "
-                           "reads tables the session user may not read."),
-                 errhint("Use EXPLAIN without ANALYZE to see the plan.")));
-    }
+void require_release_context(const char* aggregate_name, const PlannedStmt* statement) {
     if (InSecurityRestrictedOperation() || IsAutoVacuumWorkerProcess()) {
         ereport(ERROR,
                 (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -24,10 +24,8 @@ void install_trust_hooks();
 // ereports (42501) unless a release charged to the session user may be made here: by a statement
 // that runs (not code run while another is parsed, planned or bound), not in a
 // maintenance operation, under no frame of an untrusted function, inside no running statement
-// that uses another role's table, view or domain (running_statements.hpp); and (0A000) not
-// under EXPLAIN ANALYZE when reveals_hidden_rows (the instrumented plan reads tables the session
-// user may not read itself).
-void require_release_context(const char* aggregate_name, bool reveals_hidden_rows, const PlannedStmt* statement);
+// that uses another role's table, view or domain (running_statements.hpp).
+void require_release_context(const char* aggregate_name, const PlannedStmt* statement);
 
 // A final function releasing for a call charged at running depth charged_depth by the execution
 // of `statement`: ereports (42501) if, since then, an untrusted function frame or a statement
