@@ -104,6 +104,13 @@ EXPLAIN (COSTS OFF) SELECT dp_sum(v, 0, 100, 1e6) FROM par_parts;
 SELECT dp_count(1e6) = 10000 AS count_exact, dp_sum(v, 0, 100, 1e6) = 495000 AS sum_exact FROM par_parts;
 SELECT grp, dp_count(1e6) AS n FROM par_parts GROUP BY grp ORDER BY grp;
 SELECT releases FROM pgdp.my_budget;
+-- Two single-row releases joined in FROM (one ends up on a nested loop's inner side, which does
+-- not depend on the outer row): allowed, each charged once; a plain aggregate rescanned there
+-- would refuse its second final call.
+SELECT a.n + b.n = 10000 AS joined_exact
+FROM (SELECT dp_count(1e6) AS n FROM par_parts WHERE grp = 0) a
+CROSS JOIN (SELECT dp_count(1e6) AS n FROM par_parts WHERE grp <> 0) b;
+SELECT releases FROM pgdp.my_budget;
 RESET enable_partitionwise_aggregate;
 RESET SESSION AUTHORIZATION;
 DROP TABLE par_parts;

@@ -131,6 +131,7 @@ struct PlanWalk {
     PlannedStmt* statement;
     SiteList* list;
     bool* visited_subplans;  // by plan_id - 1
+    int uncorrelated_rescans;  // depth of nested-loop inner sides that depend on no outer value
 };
 
 void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather);
@@ -154,16 +155,30 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
     foreach (cell, plan->initPlan) walk_subplan(walk, castNode(SubPlan, lfirst(cell))->plan_id, repeated, under_gather);
     switch (nodeTag(plan)) {
         case T_Agg: {
-            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated, under_gather};
+            // On an uncorrelated inner side a plain aggregate computes the same value at each
+            // rescan, and its final function refuses a second call (aggregates.cpp): a join of
+            // single-row releases is fine. A grouped one could re-emit its groups from its hash
+            // table without any check, so it stays refused.
+            const bool grouped_rescan = walk.uncorrelated_rescans > 0 && castNode(Agg, plan)->aggstrategy != AGG_PLAIN;
+            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated || grouped_rescan, under_gather};
             collect_aggrefs((Node*)plan->targetlist, &collector);
             collect_aggrefs((Node*)plan->qual, &collector);
             walk_plan(walk, plan->lefttree, repeated, under_gather);
             break;
         }
-        case T_NestLoop:
+        case T_NestLoop: {
             walk_plan(walk, plan->lefttree, repeated, under_gather);
-            walk_plan(walk, plan->righttree, true, under_gather);  // rescanned for every outer row
+            // Rescanned for every outer row; with outer values as parameters, a different result each time.
+            const bool correlated = plan->righttree != nullptr && !bms_is_empty(plan->righttree->extParam);
+            if (correlated) {
+                walk_plan(walk, plan->righttree, true, under_gather);
+            } else {
+                ++walk.uncorrelated_rescans;
+                walk_plan(walk, plan->righttree, repeated, under_gather);
+                --walk.uncorrelated_rescans;
+            }
             break;
+        }
         case T_RecursiveUnion:
             walk_plan(walk, plan->lefttree, repeated, under_gather);
             walk_plan(walk, plan->righttree, true, under_gather);  // run once per iteration
@@ -212,7 +227,7 @@ void find_sites(PlannedStmt* statement, SiteList* list) {
     list->count = 0;
     list->releases = 0;
     const int subplans = list_length(statement->subplans);
-    PlanWalk walk{statement, list, static_cast<bool*>(palloc0(sizeof(bool) * (subplans + 1)))};
+    PlanWalk walk{statement, list, static_cast<bool*>(palloc0(sizeof(bool) * (subplans + 1))), 0};
     walk_plan(walk, statement->planTree, false, false);
     // Subplans reached neither as InitPlans nor as CTEs are expression subqueries, which the
     // executor may run once per row (and, if parallel safe, in parallel workers).
