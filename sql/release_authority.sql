@@ -261,6 +261,46 @@ RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob_unchanged_by_round_three;
 DROP TABLE authz_results;
 
+-- Fourth round: another role's function may not replace the session's prepared statements, create
+-- objects through EXPLAIN ANALYZE CREATE TABLE AS, or change a session setting; a composite built
+-- at run time with another role's domain (jsonb_populate_record) counts as that role's code.
+SET SESSION AUTHORIZATION authz_eve;
+CREATE TABLE authz_eve.swapper (name text);
+CREATE FUNCTION authz_eve.swap() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('PREPARE %I AS SELECT dp_count(0.5) FROM public.authz_data', NEW.name);
+    RETURN NEW;
+END $$;
+CREATE TRIGGER swap BEFORE INSERT ON authz_eve.swapper FOR EACH ROW EXECUTE FUNCTION authz_eve.swap();
+CREATE TABLE authz_eve.explainer (id int);
+CREATE FUNCTION authz_eve.explain_create() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE 'EXPLAIN ANALYZE CREATE TABLE authz_planted AS SELECT 1 AS one';
+    RETURN NEW;
+END $$;
+CREATE TRIGGER explain_create BEFORE INSERT ON authz_eve.explainer FOR EACH ROW EXECUTE FUNCTION authz_eve.explain_create();
+CREATE TABLE authz_eve.setter (id int);
+CREATE FUNCTION authz_eve.steer() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    SET search_path = authz_eve, public;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER steer BEFORE INSERT ON authz_eve.setter FOR EACH ROW EXECUTE FUNCTION authz_eve.steer();
+CREATE TYPE authz_eve.comp AS (t text);
+CREATE DOMAIN authz_eve.checked_comp AS authz_eve.comp
+    CHECK (query_to_xml('SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '') IS NOT NULL);
+CREATE TYPE authz_eve.wrap AS (d authz_eve.checked_comp);
+GRANT USAGE ON TYPE authz_eve.comp, authz_eve.checked_comp, authz_eve.wrap TO PUBLIC;
+GRANT INSERT ON authz_eve.swapper, authz_eve.explainer, authz_eve.setter TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_bob;
+INSERT INTO authz_eve.swapper VALUES ('dashboard');
+INSERT INTO authz_eve.explainer VALUES (1);
+INSERT INTO authz_eve.setter VALUES (1);
+SELECT jsonb_populate_record(NULL::authz_eve.wrap, '{"d": {"t": "x"}}') IS NOT NULL AS populated;
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob_unchanged_by_round_four, to_regclass('authz_planted') AS planted;
+
 -- Eve's own code makes releases for eve (and eve pays).
 SET SESSION AUTHORIZATION authz_eve;
 SELECT authz_eve.helper() > 0 AS own_function, (SELECT n > 0 FROM authz_eve.summary) AS own_view;

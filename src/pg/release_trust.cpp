@@ -134,18 +134,14 @@ const char* role_name(Oid role);
 // table name that makes releases and sends them out): DDL there is refused.
 bool allowed_in_untrusted_frame(const Node* utility) {
     switch (nodeTag(utility)) {
-        case T_VariableSetStmt:
+        // Not PREPARE, DEALLOCATE, DECLARE or CLOSE: the session's prepared statements and cursors
+        // are the session user's (a replaced prepared statement would run as that user's own).
         case T_VariableShowStmt:
         case T_NotifyStmt:
         case T_ListenStmt:
         case T_UnlistenStmt:
-        case T_DeclareCursorStmt:
         case T_FetchStmt:
-        case T_ClosePortalStmt:
-        case T_PrepareStmt:
         case T_ExecuteStmt:
-        case T_DeallocateStmt:
-        case T_ExplainStmt:
         case T_CopyStmt:
         case T_CallStmt:
         case T_DoStmt:
@@ -155,6 +151,16 @@ bool allowed_in_untrusted_frame(const Node* utility) {
         case T_DropStmt:
         case T_TruncateStmt:
             return true;
+        case T_VariableSetStmt:
+            // SET LOCAL ends with the transaction; a session-level SET (search_path) would outlive
+            // the function and steer the session user's later statements.
+            return castNode(VariableSetStmt, utility)->is_local;
+        case T_ExplainStmt: {
+            // EXPLAIN ANALYZE CREATE TABLE AS / MATERIALIZED VIEW creates objects.
+            const Node* explained = castNode(ExplainStmt, utility)->query;
+            return explained != nullptr && IsA(explained, Query) &&
+                   castNode(Query, explained)->commandType != CMD_UTILITY;
+        }
         case T_CreateStmt: {
             const CreateStmt* create = castNode(CreateStmt, utility);
             if (create->relation == nullptr || create->relation->relpersistence != RELPERSISTENCE_TEMP ||

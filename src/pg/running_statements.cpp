@@ -103,8 +103,13 @@ bool find_foreign_domain(Node* node, void* context) {
         foreign_domain(castNode(CoerceToDomain, node)->resulttype, static_cast<ForeignCode*>(context))) {
         return true;
     }
-    if ((IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) || IsA(node, ConvertRowtypeExpr)) &&
-        type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
+    // Values built at run time in such a type (a cast from text, jsonb_populate_record into a
+    // composite with such a domain, a row or array constructed of it) run its input or checks.
+    const bool builds_values = IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) ||
+                               IsA(node, ConvertRowtypeExpr) || IsA(node, FuncExpr) || IsA(node, Const) ||
+                               IsA(node, RowExpr) || IsA(node, ArrayExpr) || IsA(node, RelabelType) ||
+                               IsA(node, Param);
+    if (builds_values && type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
         return true;
     }
     return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)),
