@@ -111,6 +111,11 @@ SELECT a.n + b.n = 10000 AS joined_exact
 FROM (SELECT dp_count(1e6) AS n FROM par_parts WHERE grp = 0) a
 CROSS JOIN (SELECT dp_count(1e6) AS n FROM par_parts WHERE grp <> 0) b;
 SELECT releases FROM pgdp.my_budget;
+-- Each branch of a UNION ALL is a release of its own (charged twice); a CTE read twice is
+-- computed once (charged once, its rows reused as post-processing).
+SELECT count(*) AS rows FROM (SELECT dp_count(1e6) FROM par_parts UNION ALL SELECT dp_count(1e6) FROM par_parts) u;
+WITH c AS (SELECT dp_count(1e6) AS n FROM par_parts) SELECT c1.n = c2.n AS same_release FROM c c1, c c2;
+SELECT releases FROM pgdp.my_budget;
 RESET enable_partitionwise_aggregate;
 RESET SESSION AUTHORIZATION;
 DROP TABLE par_parts;

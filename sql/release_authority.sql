@@ -301,6 +301,14 @@ SELECT jsonb_populate_record(NULL::authz_eve.wrap, '{"d": {"t": "x"}}') IS NOT N
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob_unchanged_by_round_four, to_regclass('authz_planted') AS planted;
 
+-- Review: another role's domain in a join condition of bob's own query (join quals are walked
+-- like scan filters).
+SET SESSION AUTHORIZATION authz_bob;
+SELECT count(*) FROM public.authz_data a JOIN public.authz_data b
+    ON a.id = b.id AND ('{' || a.grp || b.grp || '}')::authz_eve.tag[] IS NOT NULL;
+RESET SESSION AUTHORIZATION;
+SELECT authz_spent('authz_bob') AS bob_unchanged_by_the_join;
+
 -- Eve's own code makes releases for eve (and eve pays).
 SET SESSION AUTHORIZATION authz_eve;
 SELECT authz_eve.helper() > 0 AS own_function, (SELECT n > 0 FROM authz_eve.summary) AS own_view;

@@ -154,6 +154,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
                 truncated_discrete_laplace(epsilon, delta, plan.sensitivity_int);
             plan.noise_scale_int = params.scale_int;
             plan.bound_int = params.bound_int;
+            require_release_scale(static_cast<double>(params.bound_int), kMaxReleaseScaleSteps, "2^57");
             plan.noise_scale = to_double(params.scale_int) * plan.granularity;
             // 004 Theorem 3 with the grid's scale and bound: lambda^2 (2 - (L^2 + 2L)/(e^L - 1)).
             const double L = static_cast<double>(params.bound_int) / to_double(params.scale_int);
@@ -163,6 +164,14 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
         }
         case Mechanism::Auto:
             break;  // resolved above
+    }
+    // What the release reports (noise_sd, intervals) must be a number: a scale past 1e300 in value
+    // units (a tiny epsilon with wide bounds) overflows its variance.
+    if (!(std::isfinite(plan.noise_scale) && plan.noise_scale <= 1e300 && std::isfinite(plan.noise_variance))) {
+        throw RangeError("epsilon",
+                         "epsilon is too small for this release: its noise scale would be " +
+                             shown(plan.noise_scale) + ", beyond what a float8 release can report",
+                         "Use a larger epsilon (for dp_sum and dp_mean, narrower bounds also help).");
     }
     return plan;
 }

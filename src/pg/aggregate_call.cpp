@@ -196,6 +196,23 @@ AggregateIdentity identify_aggregate(Oid aggfnoid) {
     return identity;
 }
 
+namespace {
+
+bool release_walker(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
+    if (IsA(node, Query)) {
+        return query_tree_walker(castNode(Query, node),
+                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)), context, 0);
+    }
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)),
+                                  context);
+}
+
+}  // namespace
+
+bool contains_release(Node* node) { return release_walker(node, nullptr); }
+
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
     if (aggref == nullptr || !DO_AGGSPLIT_COMBINE(aggref->aggsplit)) return aggref;
     const Plan* plan = agg_plan != nullptr ? outerPlan(agg_plan) : nullptr;

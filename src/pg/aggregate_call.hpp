@@ -64,4 +64,7 @@ struct AggregateIdentity {
 // Looked up once per aggregate OID per backend (pg_aggregate -> final function -> pg_proc).
 AggregateIdentity identify_aggregate(Oid aggfnoid);
 
+// True if an expression or query tree (subqueries included) contains a pgdp aggregate call.
+bool contains_release(Node* node);
+
 }  // namespace pgdp::pg

@@ -4,61 +4,17 @@
 #include "pg/plan_hook.hpp"
 
 extern "C" {
-#include "miscadmin.h"
-#include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
 #include "optimizer/planner.h"
 }
 
-#include "pg/aggregate_call.hpp"
+#include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
 
 namespace pgdp::pg {
 namespace {
 
 planner_hook_type previous_planner = nullptr;
-
-bool has_pgdp_aggregate(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(has_pgdp_aggregate)),
-                                  context);
-}
-
-bool plan_has_pgdp_aggregate(const Plan* plan) {
-    if (plan == nullptr) return false;
-    check_stack_depth();
-    if (IsA(plan, Agg) && (has_pgdp_aggregate((Node*)plan->targetlist, nullptr) ||
-                           has_pgdp_aggregate((Node*)plan->qual, nullptr))) {
-        return true;
-    }
-    ListCell* cell;
-    switch (nodeTag(plan)) {
-        case T_Append:
-            foreach (cell, castNode(Append, plan)->appendplans) {
-                if (plan_has_pgdp_aggregate(static_cast<Plan*>(lfirst(cell)))) return true;
-            }
-            return false;
-        case T_MergeAppend:
-            foreach (cell, castNode(MergeAppend, plan)->mergeplans) {
-                if (plan_has_pgdp_aggregate(static_cast<Plan*>(lfirst(cell)))) return true;
-            }
-            return false;
-        case T_SubqueryScan:
-            return plan_has_pgdp_aggregate(castNode(SubqueryScan, plan)->subplan);
-        default:
-            return plan_has_pgdp_aggregate(plan->lefttree) || plan_has_pgdp_aggregate(plan->righttree);
-    }
-}
-
-bool statement_has_pgdp_aggregate(const PlannedStmt* statement) {
-    if (plan_has_pgdp_aggregate(statement->planTree)) return true;
-    ListCell* cell;
-    foreach (cell, statement->subplans) {
-        if (plan_has_pgdp_aggregate(static_cast<Plan*>(lfirst(cell)))) return true;
-    }
-    return false;
-}
 
 // force_parallel_mode adds a single-copy Gather on top of a parallel-safe plan (standard_planner),
 // so the whole query, final functions included, would run in a parallel worker, where pgdp never
@@ -69,7 +25,7 @@ void remove_forced_gather(PlannedStmt* statement) {
     if (top == nullptr || !IsA(top, Gather)) return;
     const Gather* gather = castNode(Gather, top);
     if (!gather->single_copy || top->initPlan != NIL || top->lefttree == nullptr) return;
-    if (!statement_has_pgdp_aggregate(statement)) return;
+    if (!plan_makes_releases(statement)) return;
     statement->planTree = top->lefttree;
 }
 

@@ -17,7 +17,6 @@ extern "C" {
 #include "catalog/pg_class.h"
 }
 
-#include <cmath>
 #include <cstring>
 
 #include "core/budget_accounting.hpp"
@@ -252,33 +251,17 @@ ExecutionCalls* register_execution(QueryDesc* query) {
     return execution;
 }
 
-// Failures that depend on the parameters alone are raised here, before the charge, not by the
-// final function after it (0.3 charged dp_count(1e-300) and then failed): the noise must be
-// representable in grid units with room for its tails (int64 draws; a Laplace scale of 2^56
-// units exceeds int64 with probability e^-64) and in value units as a finite double.
-void check_release_range(const pgdp::ReleasePlan& plan, const char* aggregate) {
-    const double largest_units = std::ldexp(1.0, 56);
-    const double scale_units = plan.noise_scale / plan.granularity;
-    const bool too_large = !std::isfinite(plan.noise_scale) || plan.noise_scale > 1e300 ||
-                           !(scale_units <= largest_units) || static_cast<double>(plan.bound_int) > largest_units;
-    if (too_large) {
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s: epsilon and delta give noise too large to release (scale %g)", aggregate,
-                               plan.noise_scale),
-                        errdetail("The noise could not be represented; nothing was charged."),
-                        errhint("Use a larger epsilon (or delta); such a release would carry no information.")));
-    }
-}
-
-// The charge item of one call: its parameters and release plans (validated like the aggregate's).
+// The charge item of one call: its parameters and release plans, built exactly as the final
+// function will build them, so every failure the parameters alone decide (invalid values, noise
+// the release cannot represent: plan_release) is raised here, before the charge.
 ChargeItem charge_item(const Site& site, const Parameters& parameters) {
     ChargeItem item{};
     item.epsilon = parameters.epsilon;
     item.delta = parameters.delta;
     std::strncpy(item.aggregate, site.identity.name, sizeof item.aggregate - 1);
-    pgdp::ReleasePlan value_plan{};
-    pgdp::ReleasePlan count_plan{};
     PGDP_GUARDED({
+        pgdp::ReleasePlan value_plan{};
+        pgdp::ReleasePlan count_plan{};
         build_plans(parameters, site.identity.kind, value_plan, count_plan);
         const pgdp::ReleasePlan& main = site.identity.kind == AggregateKind::Count ? count_plan : value_plan;
         item.mechanism = static_cast<int32>(main.mechanism);
@@ -296,8 +279,6 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
             item.gaussian_mu2 = mu2;
         }
     });
-    if (site.identity.kind != AggregateKind::Count) check_release_range(value_plan, site.identity.name);
-    if (site.identity.kind != AggregateKind::Sum) check_release_range(count_plan, site.identity.name);
     return item;
 }
 
@@ -448,17 +429,6 @@ void charge_query(QueryDesc* query) {
     pfree(list);
 }
 
-bool release_in_tree(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
-    if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node),
-                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_in_tree)), context, 0);
-    }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_in_tree)),
-                                  context);
-}
-
 // The plan reads a view whose definition makes releases (the planner may have pruned the pgdp
 // outputs the outer query does not use, leaving a plan without them over the same rows).
 bool reads_view_with_releases(const PlannedStmt* statement) {
@@ -470,7 +440,7 @@ bool reads_view_with_releases(const PlannedStmt* statement) {
         if (view == nullptr) continue;
         bool releases = false;
         for (int i = 0; view->rd_rules != nullptr && i < view->rd_rules->numLocks && !releases; ++i) {
-            releases = release_in_tree((Node*)view->rd_rules->rules[i]->actions, nullptr);
+            releases = contains_release((Node*)view->rd_rules->rules[i]->actions);
         }
         RelationClose(view);
         if (releases) return true;
@@ -483,11 +453,7 @@ bool reads_view_with_releases(const PlannedStmt* statement) {
 // user may not read itself.
 void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
     if (session_reads_every_table(query->plannedstmt)) return;
-    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
-    find_sites(query->plannedstmt, list);
-    const bool releases = list->count > 0 || reads_view_with_releases(query->plannedstmt);
-    pfree(list);
-    if (!releases) return;
+    if (!plan_makes_releases(query->plannedstmt) && !reads_view_with_releases(query->plannedstmt)) return;
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("%s of a query with pgdp releases over tables you may not read is not allowed",
                            analyze ? "EXPLAIN ANALYZE" : "EXPLAIN"),
@@ -579,6 +545,14 @@ void require_release_still_allowed(FunctionCallInfo fcinfo) {
             return;
         }
     }
+}
+
+bool plan_makes_releases(PlannedStmt* statement) {
+    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
+    find_sites(statement, list);
+    const bool releases = list->count > 0;
+    pfree(list);
+    return releases;
 }
 
 }  // namespace pgdp::pg

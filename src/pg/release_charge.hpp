@@ -13,6 +13,9 @@ namespace pgdp::pg {
 
 void install_charge_hook();
 
+// True if the plan (subplans included) computes a pgdp aggregate.
+bool plan_makes_releases(PlannedStmt* statement);
+
 // The parameters of the pgdp aggregate call that a transition, combine or final function (fcinfo,
 // called by an AggState) belongs to, as evaluated when its execution started. ereports if the call
 // was not registered; with final_call, also unless it was charged (never in a parallel worker).

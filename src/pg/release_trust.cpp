@@ -343,18 +343,6 @@ bool walk_for_releases(Node* node, void* context) {
 
 void walk_as(Node* node, Author author) { (void)walk_for_releases(node, &author); }
 
-bool has_release(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
-    if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node),
-                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(has_release)), context, 0);
-    }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(has_release)),
-                                  context);
-}
-
-bool query_has_release(Node* query) { return has_release(query, nullptr); }
 
 // A view without security_barrier lets the planner push the outer query's conditions (any
 // function of the caller's, leaky or not) below its aggregates, where they see the rows.
@@ -428,7 +416,7 @@ void check_query_as(Query* query, Author author) {
                 }
                 check_query_as(entry->subquery, body);
                 if (OidIsValid(view) && !entry->security_barrier && owner_of_relation(view) != GetSessionUserId() &&
-                    query_has_release((Node*)entry->subquery)) {
+                    contains_release((Node*)entry->subquery)) {
                     refuse_leaky_view(view);
                 }
                 break;

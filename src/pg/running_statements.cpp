@@ -117,7 +117,8 @@ bool find_foreign_domain(Node* node, void* context) {
 }
 
 // Domain coercions (their CHECK constraints) in the expressions of a plan: target lists and
-// quals of every node, and the node types that carry other expression lists.
+// quals of every node, join and index conditions, and the other expression lists plan nodes
+// carry (Result, Values, Function, TableFunc scans, Limit, ModifyTable).
 bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
     if (plan == nullptr) return false;
     check_stack_depth();
@@ -127,6 +128,36 @@ bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
     switch (nodeTag(plan)) {
         case T_Result:
             if (walk(castNode(Result, plan)->resconstantqual)) return true;
+            break;
+        case T_NestLoop:
+        case T_MergeJoin:
+        case T_HashJoin:
+            if (walk(((const Join*)plan)->joinqual)) return true;
+            if (IsA(plan, MergeJoin) && walk(castNode(MergeJoin, plan)->mergeclauses)) return true;
+            if (IsA(plan, HashJoin) && walk(castNode(HashJoin, plan)->hashclauses)) return true;
+            break;
+        case T_IndexScan:
+            if (walk(castNode(IndexScan, plan)->indexqualorig) || walk(castNode(IndexScan, plan)->indexorderbyorig)) {
+                return true;
+            }
+            break;
+        case T_IndexOnlyScan:
+            if (walk(castNode(IndexOnlyScan, plan)->indexqual)) return true;
+            break;
+        case T_BitmapIndexScan:
+            if (walk(castNode(BitmapIndexScan, plan)->indexqualorig)) return true;
+            break;
+        case T_BitmapHeapScan:
+            if (walk(castNode(BitmapHeapScan, plan)->bitmapqualorig)) return true;
+            break;
+        case T_TidScan:
+            if (walk(castNode(TidScan, plan)->tidquals)) return true;
+            break;
+        case T_Limit:
+            if (walk(castNode(Limit, plan)->limitOffset) || walk(castNode(Limit, plan)->limitCount)) return true;
+            break;
+        case T_TableFuncScan:
+            if (walk(castNode(TableFuncScan, plan)->tablefunc)) return true;
             break;
         case T_ValuesScan:
             if (walk(castNode(ValuesScan, plan)->values_lists)) return true;
