@@ -131,7 +131,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             require_release_scale(start_sigma_int, kMaxReleaseSigmaSteps, "1e9");
             const DiscreteGaussianCalibration calibration =
                 calibrate_discrete_gaussian(epsilon, delta, plan.sensitivity_int, start_sigma_int);
-            plan.noise_scale_int = calibration.sigma2_int;
+            plan.gaussian_sigma2_int = dyadic_from_rational(calibration.sigma2_int);
             plan.noise_scale = calibration.sigma_int * plan.granularity;
             plan.noise_variance = to_double(calibration.sigma2_int) * plan.granularity * plan.granularity;
             break;
@@ -141,9 +141,10 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             // charged inflates it by at most 2^-R.
             plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
-            plan.noise_scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
-            require_release_scale(to_double(plan.noise_scale_int), kMaxReleaseScaleSteps, "2^57");
-            plan.noise_scale = to_double(plan.noise_scale_int) * plan.granularity;
+            const Rational scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
+            require_release_scale(to_double(scale_int), kMaxReleaseScaleSteps, "2^57");
+            plan.laplace_scale_int = dyadic_from_rational(scale_int);
+            plan.noise_scale = to_double(scale_int) * plan.granularity;
             plan.noise_variance = 2.0 * plan.noise_scale * plan.noise_scale;
             break;
         }
@@ -152,9 +153,9 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const TruncatedDiscreteLaplace params =
                 truncated_discrete_laplace(epsilon, delta, plan.sensitivity_int);
-            plan.noise_scale_int = params.scale_int;
             plan.bound_int = params.bound_int;
             require_release_scale(static_cast<double>(params.bound_int), kMaxReleaseScaleSteps, "2^57");
+            plan.laplace_scale_int = dyadic_from_rational(params.scale_int);
             plan.noise_scale = to_double(params.scale_int) * plan.granularity;
             // 004 Theorem 3 with the grid's scale and bound: lambda^2 (2 - (L^2 + 2L)/(e^L - 1)).
             const double L = static_cast<double>(params.bound_int) / to_double(params.scale_int);
@@ -179,12 +180,12 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
 std::int64_t sample_release_noise(const ReleasePlan& plan, RandomSource& random) {
     switch (plan.mechanism) {
         case Mechanism::Gaussian:
-            return sample_gaussian_int(plan.noise_scale_int, random);
+            return sample_gaussian_int(plan.gaussian_sigma2_int.to_rational(), random);
         case Mechanism::Laplace:
-            return sample_laplace_int(plan.noise_scale_int, random);
+            return sample_laplace_int(plan.laplace_scale_int.to_rational(), random);
         case Mechanism::TruncatedLaplace: {
             TruncatedDiscreteLaplace params{};
-            params.scale_int = plan.noise_scale_int;
+            params.scale_int = plan.laplace_scale_int.to_rational();
             params.bound_int = plan.bound_int;
             params.sensitivity_int = plan.sensitivity_int;
             return sample_truncated_laplace_int(params, random);

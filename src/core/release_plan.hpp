@@ -5,8 +5,9 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
-#include "core/exact_sampling.hpp"
+#include "core/dyadic.hpp"
 #include "core/random_source.hpp"
 
 namespace pgdp {
@@ -22,6 +23,7 @@ enum class Mechanism {
 Mechanism parse_mechanism(std::string_view name);
 std::string_view mechanism_name(Mechanism mechanism);
 
+// Plain data (trivially copyable): cached per call site and copied freely.
 struct ReleasePlan {
     Mechanism mechanism;            // resolved: never Auto
     double epsilon;
@@ -29,11 +31,13 @@ struct ReleasePlan {
     double sensitivity;             // declared, in value units
     double granularity;             // g: released values are multiples of g
     std::uint64_t sensitivity_int;  // sensitivity in grid units, rounding charged
-    Rational noise_scale_int;       // Laplace/TruncatedLaplace scale, or Gaussian sigma^2, in grid units
+    Dyadic laplace_scale_int;       // Laplace and TruncatedLaplace: the scale t in grid units
+    Dyadic gaussian_sigma2_int;     // Gaussian: sigma^2 in grid units
     std::uint64_t bound_int;        // TruncatedLaplace: |Z| <= bound_int
     double noise_scale;             // sigma (Gaussian) or Laplace scale, in value units
     double noise_variance;          // variance of the released noise, value units
 };
+static_assert(std::is_trivially_copyable_v<ReleasePlan>, "release plans are plain data");
 
 // Validates epsilon and delta for the mechanism (ArgumentError naming the argument). Cheap: the
 // aggregates call it on their first row, before any value is looked at.

@@ -16,17 +16,27 @@ extern "C" {
 #include "utils/syscache.h"
 }
 
-#include <cmath>
 #include <cstring>
 
-#include "core/clamped_sum.hpp"
-#include "core/validate.hpp"
 #include "pg/cpp_boundary.hpp"
 
 namespace pgdp::pg {
 namespace {
 
-int first_parameter(AggregateKind kind) { return kind == AggregateKind::Count ? 0 : 1; }
+// Where each kind's privacy arguments are in the aggregate's argument list (-1: none). delta and
+// mechanism, both optional, follow epsilon; the *_ci forms end with alpha.
+//   dp_sum(value, lower, upper, epsilon [, delta [, mechanism]] [, alpha])   (dp_mean alike)
+//   dp_count(epsilon [, delta [, mechanism]] [, alpha])
+struct ArgumentPositions {
+    int lower;
+    int upper;
+    int epsilon;
+};
+constexpr ArgumentPositions kArgumentPositions[] = {
+    /* Sum */ {1, 2, 3},
+    /* Mean */ {1, 2, 3},
+    /* Count */ {-1, -1, 0},
+};
 
 [[noreturn]] void refuse_varying(const char* name) {
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -141,19 +151,14 @@ AggregateIdentity lookup_identity(Oid aggfnoid) {
         const char* base = std::strrchr(library, '/');
         base = base != nullptr ? base + 1 : library;
         if (std::strncmp(base, "pgdp", 4) == 0 && (base[4] == '\0' || base[4] == '.')) {
-            static const struct {
+            static constexpr struct {
                 const char* symbol;
-                AggregateKind kind;
-                bool with_interval;
-                const char* name;
-            } known[] = {{"pgdp_sum_final", AggregateKind::Sum, false, "dp_sum"},
-                         {"pgdp_mean_final", AggregateKind::Mean, false, "dp_mean"},
-                         {"pgdp_count_final", AggregateKind::Count, false, "dp_count"},
-                         {"pgdp_sum_ci_final", AggregateKind::Sum, true, "dp_sum_ci"},
-                         {"pgdp_mean_ci_final", AggregateKind::Mean, true, "dp_mean_ci"},
-                         {"pgdp_count_ci_final", AggregateKind::Count, true, "dp_count_ci"}};
+                const AggregateIdentity* identity;
+            } known[] = {{"pgdp_sum_final", &kDpSum},        {"pgdp_mean_final", &kDpMean},
+                         {"pgdp_count_final", &kDpCount},    {"pgdp_sum_ci_final", &kDpSumCi},
+                         {"pgdp_mean_ci_final", &kDpMeanCi}, {"pgdp_count_ci_final", &kDpCountCi}};
             for (const auto& k : known) {
-                if (std::strcmp(symbol, k.symbol) == 0) identity = {true, k.kind, k.with_interval, k.name};
+                if (std::strcmp(symbol, k.symbol) == 0) identity = *k.identity;
             }
         }
         pfree(symbol);
@@ -250,75 +255,36 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
 
 bool is_integer_type(Oid type) { return type == INT2OID || type == INT4OID || type == INT8OID; }
 
-Parameters read_parameters(Aggref* aggref, AggregateKind kind, bool with_interval, const ArgumentContext& context) {
-    // The *_ci forms take alpha as their last argument.
-    const int nargs = list_length(aggref->args) - (with_interval ? 1 : 0);
-    const int first = first_parameter(kind);
+Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, const ArgumentContext& context) {
+    const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
+    const int nargs = list_length(aggref->args) - (identity.with_interval ? 1 : 0);  // without alpha
     Parameters parameters{};
-    if (with_interval) parameters.alpha = float8_parameter(aggref, nargs, "alpha", context);
+    pgdp::AggregateParameters& given = parameters.privacy;
+    if (identity.with_interval) given.alpha = float8_parameter(aggref, nargs, "alpha", context);
     parameters.value_type =
-        kind == AggregateKind::Count ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
-    if (kind != AggregateKind::Count) {
-        parameters.lower = float8_parameter(aggref, 1, "lower", context);
-        parameters.upper = float8_parameter(aggref, 2, "upper", context);
+        at.lower < 0 ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
+    given.integer_values = at.lower >= 0 && is_integer_type(parameters.value_type);
+    if (at.lower >= 0) {
+        given.lower = float8_parameter(aggref, at.lower, "lower", context);
+        given.upper = float8_parameter(aggref, at.upper, "upper", context);
     }
-    parameters.epsilon = float8_parameter(aggref, first + (kind == AggregateKind::Count ? 0 : 2), "epsilon", context);
-    const int delta_index = first + (kind == AggregateKind::Count ? 1 : 3);
-    const int mechanism_index = delta_index + 1;
-    parameters.delta = nargs > delta_index ? float8_parameter(aggref, delta_index, "delta", context) : 0.0;
-    const char* mechanism_name = nargs > delta_index ? "auto" : "laplace";
-    if (nargs > mechanism_index) {
+    given.epsilon = float8_parameter(aggref, at.epsilon, "epsilon", context);
+    const int delta_at = at.epsilon + 1;
+    const int mechanism_at = at.epsilon + 2;
+    given.delta = nargs > delta_at ? float8_parameter(aggref, delta_at, "delta", context) : 0.0;
+    const char* mechanism_name = nargs > delta_at ? "auto" : "laplace";
+    if (nargs > mechanism_at) {
         bool is_null = false;
-        const Datum name_datum = constant_argument(aggref, mechanism_index, "mechanism", context, &is_null);
+        const Datum name_datum = constant_argument(aggref, mechanism_at, "mechanism", context, &is_null);
         if (is_null) {
             ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("mechanism must not be NULL"),
                             errhint("Pass 'gaussian', 'tlap', 'laplace' or 'auto'.")));
         }
         mechanism_name = TextDatumGetCString(name_datum);
     }
-    PGDP_GUARDED(if (kind != AggregateKind::Count) pgdp::require_usable_bounds(parameters.lower, parameters.upper);
-                 parameters.mechanism = pgdp::parse_mechanism(mechanism_name);
-                 pgdp::check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
-                 if (with_interval) pgdp::require_alpha(parameters.alpha);
-                 if (kind != AggregateKind::Count) {
-                     parameters.unit_exponent = pgdp::sum_unit_exponent(parameters.lower, parameters.upper);
-                 });
+    PGDP_GUARDED(given = pgdp::validate_aggregate_parameters(identity.kind, identity.with_interval, given,
+                                                             mechanism_name));
     return parameters;
-}
-
-void build_plans(const Parameters& p, AggregateKind kind, pgdp::ReleasePlan& value_plan,
-                 pgdp::ReleasePlan& count_plan) {
-    const bool integer_values = is_integer_type(p.value_type) && std::floor(p.lower) == p.lower &&
-                                std::floor(p.upper) == p.upper;
-    switch (kind) {
-        case AggregateKind::Sum:
-            // Add/remove one row moves the sum by at most max(|lower|, |upper|) (docs/privacy.md).
-            // The grid is never finer than the accumulation unit, so rounding the total to it is a
-            // right shift that cannot overflow, whatever epsilon.
-            value_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism,
-                                            pgdp::clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
-                                            std::fmax(integer_values ? 1.0 : 0.0, std::ldexp(1.0, p.unit_exponent)),
-                                            integer_values);
-            break;
-        case AggregateKind::Mean: {
-            // Half the budget each for the sum of (value - midpoint), sensitivity (upper-lower)/2,
-            // and the count, sensitivity 1 (basic composition; docs/privacy.md for the split).
-            const double half_range = (p.upper - p.lower) / 2.0;
-            const double centred_sensitivity =
-                half_range > 0.0 ? half_range + std::ldexp(1.0, p.unit_exponent) : std::ldexp(1.0, p.unit_exponent);
-            value_plan = pgdp::plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
-                                            std::ldexp(1.0, p.unit_exponent - 1), false);
-            // One mechanism for both halves ('auto' is resolved once, on the sum), so that the
-            // call is charged the delta it spends.
-            const pgdp::Mechanism mechanism = value_plan.mechanism;
-            count_plan = pgdp::plan_release(p.epsilon / 2, mechanism == pgdp::Mechanism::Laplace ? 0.0 : p.delta / 2,
-                                            mechanism, 1.0, 1.0, true);
-            break;
-        }
-        case AggregateKind::Count:
-            count_plan = pgdp::plan_release(p.epsilon, p.delta, p.mechanism, 1.0, 1.0, true);
-            break;
-    }
 }
 
 }  // namespace pgdp::pg

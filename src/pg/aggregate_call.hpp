@@ -12,22 +12,34 @@ extern "C" {
 #include "nodes/primnodes.h"
 }
 
-#include "core/release_plan.hpp"
+#include "core/aggregate_release.hpp"
 
 namespace pgdp::pg {
 
-enum class AggregateKind { Sum, Mean, Count };
+using pgdp::AggregateKind;
+
+// What a pgdp aggregate is, identified by its final function (C symbol in the pgdp library).
+struct AggregateIdentity {
+    bool is_pgdp;
+    AggregateKind kind;
+    bool with_interval;  // the *_ci forms: a dp_release record with an interval
+    const char* name;    // "dp_sum", "dp_mean_ci", ... (static storage)
+};
+// Looked up once per aggregate OID per backend (pg_aggregate -> final function -> pg_proc).
+AggregateIdentity identify_aggregate(Oid aggfnoid);
+
+// The six pgdp aggregates (one identity each; their final functions are listed in aggregate_call.cpp).
+inline constexpr AggregateIdentity kDpSum{true, AggregateKind::Sum, false, "dp_sum"};
+inline constexpr AggregateIdentity kDpMean{true, AggregateKind::Mean, false, "dp_mean"};
+inline constexpr AggregateIdentity kDpCount{true, AggregateKind::Count, false, "dp_count"};
+inline constexpr AggregateIdentity kDpSumCi{true, AggregateKind::Sum, true, "dp_sum_ci"};
+inline constexpr AggregateIdentity kDpMeanCi{true, AggregateKind::Mean, true, "dp_mean_ci"};
+inline constexpr AggregateIdentity kDpCountCi{true, AggregateKind::Count, true, "dp_count_ci"};
 
 // The call's constant parameters, validated.
 struct Parameters {
-    double lower;
-    double upper;
-    double epsilon;
-    double delta;
-    pgdp::Mechanism mechanism;  // as requested (may be Auto)
-    Oid value_type;
-    int unit_exponent;
-    double alpha;  // the *_ci aggregates: P(noise outside the interval) <= alpha; else 0
+    pgdp::AggregateParameters privacy;
+    Oid value_type;  // of the value argument (dp_count: int8)
 };
 
 // Where the argument expressions are evaluated: before execution (ExecutorStart), with the
@@ -39,30 +51,15 @@ struct ArgumentContext {
 
 // Reads and validates the parameters of the call (ereport on a non-deterministic or invalid
 // argument: see not_deterministic in aggregate_call.cpp).
-Parameters read_parameters(Aggref* aggref, AggregateKind kind, bool with_interval, const ArgumentContext& context);
+Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, const ArgumentContext& context);
 
 bool is_integer_type(Oid type);
-
-// The release plans of a call: the (centred) sum and the count (dp_mean has both). Throws on
-// invalid parameters: run inside the exception barrier.
-void build_plans(const Parameters& p, AggregateKind kind, pgdp::ReleasePlan& value_plan,
-                 pgdp::ReleasePlan& count_plan);
 
 // In a Finalize Aggregate (parallel plans) the call's argument is a reference to the partial
 // aggregate's output; follows it down the plan from agg_plan (Gather, Sort, ... pass columns
 // through) to the partial Aggref, which carries the original arguments. Returns aggref itself
 // when it is not a combining call; ereports if the partial aggregate cannot be found.
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref);
-
-// What a pgdp aggregate is, identified by its final function (C symbol in the pgdp library).
-struct AggregateIdentity {
-    bool is_pgdp;
-    AggregateKind kind;
-    bool with_interval;
-    const char* name;  // "dp_sum", "dp_mean_ci", ... (static storage)
-};
-// Looked up once per aggregate OID per backend (pg_aggregate -> final function -> pg_proc).
-AggregateIdentity identify_aggregate(Oid aggfnoid);
 
 // True if an expression or query tree (subqueries included) contains a pgdp aggregate call.
 bool contains_release(Node* node);

@@ -19,7 +19,7 @@ extern "C" {
 
 #include <cstring>
 
-#include "core/budget_accounting.hpp"
+#include "core/aggregate_release.hpp"
 #include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
 #include "pg/release_trust.hpp"
@@ -255,30 +255,19 @@ ExecutionCalls* register_execution(QueryDesc* query) {
 // function will build them, so every failure the parameters alone decide (invalid values, noise
 // the release cannot represent: plan_release) is raised here, before the charge.
 ChargeItem charge_item(const Site& site, const Parameters& parameters) {
-    ChargeItem item{};
-    item.epsilon = parameters.epsilon;
-    item.delta = parameters.delta;
-    std::strncpy(item.aggregate, site.identity.name, sizeof item.aggregate - 1);
+    pgdp::ReleaseCharge charge{};
     PGDP_GUARDED({
-        pgdp::ReleasePlan value_plan{};
-        pgdp::ReleasePlan count_plan{};
-        build_plans(parameters, site.identity.kind, value_plan, count_plan);
-        const pgdp::ReleasePlan& main = site.identity.kind == AggregateKind::Count ? count_plan : value_plan;
-        item.mechanism = static_cast<int32>(main.mechanism);
-        item.noise_scale = main.noise_scale;
-        item.sensitivity = main.sensitivity;
-        item.delta = main.mechanism == pgdp::Mechanism::Laplace ? 0.0 : parameters.delta;
-        if (main.mechanism == pgdp::Mechanism::Gaussian) {
-            // The call's Gaussian releases (dp_mean: sum and count) join the Gaussian part only if
-            // every one of them is eligible (sigma >= 8 grid units).
-            double mu2 = pgdp::gaussian_mu2_upper(main.sensitivity_int, main.noise_scale_int);
-            if (site.identity.kind == AggregateKind::Mean) {
-                const double count_mu2 = pgdp::gaussian_mu2_upper(count_plan.sensitivity_int, count_plan.noise_scale_int);
-                mu2 = mu2 > 0.0 && count_mu2 > 0.0 ? pgdp::add_rounded_up(mu2, count_mu2) : 0.0;
-            }
-            item.gaussian_mu2 = mu2;
-        }
+        const pgdp::AggregatePlan plan = pgdp::plan_aggregate_release(site.identity.kind, parameters.privacy);
+        charge = pgdp::release_charge(parameters.privacy, plan);
     });
+    ChargeItem item{};
+    item.epsilon = charge.epsilon;
+    item.delta = charge.delta;
+    item.noise_scale = charge.noise_scale;
+    item.sensitivity = charge.sensitivity;
+    item.gaussian_mu2 = charge.gaussian_mu2;
+    item.mechanism = static_cast<int32>(charge.mechanism);
+    std::strncpy(item.aggregate, site.identity.name, sizeof item.aggregate - 1);
     return item;
 }
 
@@ -406,7 +395,7 @@ void charge_query(QueryDesc* query) {
     for (int i = 0; i < list->count; ++i) {
         const Site& site = list->sites[i];
         Aggref* origin = partial_origin(site.agg_plan, site.aggref);
-        parameters[i] = read_parameters(origin, site.identity.kind, site.identity.with_interval, arguments);
+        parameters[i] = read_parameters(origin, site.identity, arguments);
         if (!site.final_phase || in_worker) continue;
         const ChargeItem item = charge_item(site, parameters[i]);
         for (int k = 0; k < site.multiplicity; ++k) items[item_count++] = item;

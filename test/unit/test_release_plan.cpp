@@ -81,7 +81,7 @@ TEST(ReleasePlan, PlannedSamplersArePrivate) {
             for (double sensitivity : {1.0, 37.5, 2e5}) {
                 const ReleasePlan gaussian =
                     pgdp::plan_release(epsilon, delta, Mechanism::Gaussian, sensitivity, 0.0, false);
-                EXPECT_LE(pgdp::discrete_gaussian_delta(static_cast<long double>(gaussian.noise_scale_int),
+                EXPECT_LE(pgdp::discrete_gaussian_delta(static_cast<long double>(gaussian.gaussian_sigma2_int.to_double()),
                                                         epsilon, gaussian.sensitivity_int),
                           delta);
                 // The grid's sensitivity covers the declared one plus the rounding (g per side).
@@ -90,14 +90,14 @@ TEST(ReleasePlan, PlannedSamplersArePrivate) {
                 const ReleasePlan laplace =
                     pgdp::plan_release(epsilon, 0.0, Mechanism::Laplace, sensitivity, 0.0, false);
                 // Discrete Laplace with integer sensitivity D and scale t is (D/t)-DP.
-                EXPECT_LE(pgdp::Rational(laplace.sensitivity_int) / laplace.noise_scale_int,
+                EXPECT_LE(pgdp::Rational(laplace.sensitivity_int) / laplace.laplace_scale_int.to_rational(),
                           pgdp::Rational(epsilon));
 
                 const ReleasePlan tlap =
                     pgdp::plan_release(epsilon, delta, Mechanism::TruncatedLaplace, sensitivity, 0.0, false);
-                EXPECT_LE(pgdp::Rational(tlap.sensitivity_int) / tlap.noise_scale_int, pgdp::Rational(epsilon));
+                EXPECT_LE(pgdp::Rational(tlap.sensitivity_int) / tlap.laplace_scale_int.to_rational(), pgdp::Rational(epsilon));
                 // Mass of the sensitivity_int outermost points on one side <= delta.
-                const long double q = std::exp(-1.0L / static_cast<long double>(tlap.noise_scale_int));
+                const long double q = std::exp(-1.0L / static_cast<long double>(tlap.laplace_scale_int.to_double()));
                 const long double K = static_cast<long double>(tlap.bound_int);
                 const long double D = static_cast<long double>(tlap.sensitivity_int);
                 const long double normaliser = 1 + 2 * q * (1 - std::pow(q, K)) / (1 - q);

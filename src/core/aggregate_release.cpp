@@ -1,0 +1,173 @@
+#include "core/cpp_only.hpp"
+#include "core/aggregate_release.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/budget_accounting.hpp"
+#include "core/clamped_sum.hpp"
+#include "core/validate.hpp"
+
+namespace pgdp {
+
+namespace {
+
+bool has_bounds(AggregateKind kind) { return kind != AggregateKind::Count; }
+
+// dp_sum: adding or removing one row moves the total by at most max(|lower|, |upper|), plus the
+// accumulation unit's rounding (clamped_sum_sensitivity). The grid is never finer than the unit,
+// so rounding the total to it is a right shift that cannot overflow, whatever epsilon. An integer
+// column with integer bounds is on every grid g <= 1: no rounding is charged there.
+ReleasePlan plan_sum(const AggregateParameters& p) {
+    const bool integer_values =
+        p.integer_values && std::floor(p.lower) == p.lower && std::floor(p.upper) == p.upper;
+    const double unit = std::ldexp(1.0, p.unit_exponent);
+    return plan_release(p.epsilon, p.delta, p.mechanism,
+                        clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
+                        std::fmax(integer_values ? 1.0 : 0.0, unit), integer_values);
+}
+
+// dp_mean (docs/privacy.md "Aggregates"): half the budget each for the sum of (value - midpoint),
+// sensitivity (upper - lower)/2 plus one unit of rounding, on a grid of half units, and for the
+// count, sensitivity 1 (basic composition, 001 Lemma 5.3). One mechanism for both halves
+// ('auto' is resolved once, on the sum), so the call is charged the delta it spends.
+void plan_mean(const AggregateParameters& p, AggregatePlan& plan) {
+    const double unit = std::ldexp(1.0, p.unit_exponent);
+    const double half_range = (p.upper - p.lower) / 2.0;
+    const double centred_sensitivity = half_range > 0.0 ? half_range + unit : unit;
+    plan.sum = plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
+                            std::ldexp(1.0, p.unit_exponent - 1), false);
+    const Mechanism mechanism = plan.sum.mechanism;
+    plan.count = plan_release(p.epsilon / 2, mechanism == Mechanism::Laplace ? 0.0 : p.delta / 2,
+                              mechanism, 1.0, 1.0, true);
+}
+
+double noisy_grid_value(const ReleasePlan& plan, __int128 grid_units, RandomSource& random) {
+    return grid_units_to_double(grid_units + sample_release_noise(plan, random), plan.granularity);
+}
+
+// value +- the plan's half-width at alpha (release_half_width).
+void set_interval(AggregateRelease& out, const ReleasePlan& plan, double alpha) {
+    const double half = release_half_width(plan, alpha);
+    out.ci_lower = out.value - half;
+    out.ci_upper = out.value + half;
+}
+
+AggregateRelease release_mean(const AggregateParameters& p, const AggregatePlan& plan,
+                              const ExactTotals& totals, RandomSource& random) {
+    // Sum of (value - midpoint) in half units: 2 total - rows (lower_units + upper_units).
+    const __int128 bound_units =
+        static_cast<__int128>(clamped_units(p.lower, p.lower, p.upper, p.unit_exponent)) +
+        clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
+    const __int128 centred = 2 * totals.total_units - static_cast<__int128>(totals.rows) * bound_units;
+    const double noisy_sum = noisy_grid_value(
+        plan.sum, units_to_grid(centred, p.unit_exponent - 1, plan.sum.granularity), random);
+    const double count =
+        noisy_grid_value(plan.count, units_to_grid(totals.rows, 0, plan.count.granularity), random);
+    const double midpoint = p.lower + (p.upper - p.lower) / 2.0;
+    auto clamp = [&](double x) { return std::fmin(std::fmax(x, p.lower), p.upper); };
+    // Post-processing: a count below 1 is read as 1; the mean is clamped to the bounds.
+    const double divisor = std::fmax(count, 1.0);
+    const double offset = noisy_sum / divisor;
+    AggregateRelease out;
+    out.value = clamp(midpoint + offset);
+    // Delta method: sd of (S + m N_err)/N with m the released mean's offset from the midpoint.
+    out.noise_sd =
+        std::sqrt(plan.sum.noise_variance + offset * offset * plan.count.noise_variance) / divisor;
+    if (p.alpha > 0.0) {
+        // Union bound: the sum and the count each miss with probability alpha/2; every ratio of
+        // values inside both intervals lies between the corner ratios.
+        const double sum_half = release_half_width(plan.sum, p.alpha / 2);
+        const double count_half = release_half_width(plan.count, p.alpha / 2);
+        const double smallest_count = count - count_half;
+        if (smallest_count <= 0.0) {
+            out.ci_lower = p.lower;
+            out.ci_upper = p.upper;
+        } else {
+            const double corners[4] = {
+                (noisy_sum - sum_half) / smallest_count, (noisy_sum - sum_half) / (count + count_half),
+                (noisy_sum + sum_half) / smallest_count, (noisy_sum + sum_half) / (count + count_half)};
+            out.ci_lower = clamp(midpoint + *std::min_element(corners, corners + 4));
+            out.ci_upper = clamp(midpoint + *std::max_element(corners, corners + 4));
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_interval,
+                                                  AggregateParameters given,
+                                                  std::string_view mechanism_name) {
+    if (has_bounds(kind)) require_usable_bounds(given.lower, given.upper);
+    given.mechanism = parse_mechanism(mechanism_name);
+    check_release_parameters(given.epsilon, given.delta, given.mechanism);
+    if (with_interval) {
+        require_alpha(given.alpha);
+    } else {
+        given.alpha = 0.0;
+    }
+    if (has_bounds(kind)) {
+        given.unit_exponent = sum_unit_exponent(given.lower, given.upper);
+    } else {
+        given.lower = given.upper = 0.0;
+        given.integer_values = false;
+        given.unit_exponent = 0;
+    }
+    return given;
+}
+
+AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters) {
+    AggregatePlan plan{};
+    plan.kind = kind;
+    switch (kind) {
+        case AggregateKind::Sum:
+            plan.sum = plan_sum(parameters);
+            break;
+        case AggregateKind::Mean:
+            plan_mean(parameters, plan);
+            break;
+        case AggregateKind::Count:
+            plan.count = plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0, true);
+            break;
+    }
+    return plan;
+}
+
+AggregateRelease release_aggregate(const AggregateParameters& parameters, const AggregatePlan& plan,
+                                   const ExactTotals& totals, RandomSource& random) {
+    if (plan.kind == AggregateKind::Mean) return release_mean(parameters, plan, totals, random);
+    const ReleasePlan& main = plan.main();
+    const __int128 exact = plan.kind == AggregateKind::Count
+                               ? units_to_grid(totals.rows, 0, main.granularity)
+                               : units_to_grid(totals.total_units, parameters.unit_exponent, main.granularity);
+    AggregateRelease out;
+    out.value = noisy_grid_value(main, exact, random);
+    out.noise_sd = std::sqrt(main.noise_variance);
+    if (parameters.alpha > 0.0) set_interval(out, main, parameters.alpha);
+    return out;
+}
+
+ReleaseCharge release_charge(const AggregateParameters& parameters, const AggregatePlan& plan) {
+    const ReleasePlan& main = plan.main();
+    ReleaseCharge charge{};
+    charge.mechanism = main.mechanism;
+    charge.epsilon = parameters.epsilon;
+    charge.delta = main.mechanism == Mechanism::Laplace ? 0.0 : parameters.delta;
+    charge.noise_scale = main.noise_scale;
+    charge.sensitivity = main.sensitivity;
+    if (main.mechanism == Mechanism::Gaussian) {
+        // The call's Gaussian releases (dp_mean: sum and count) join the Gaussian part only if
+        // every one of them is eligible (budget_accounting.hpp kMinGaussianPartSigma).
+        double mu2 = gaussian_mu2_upper(main.sensitivity_int, main.gaussian_sigma2_int.to_rational());
+        if (plan.kind == AggregateKind::Mean) {
+            const double count_mu2 =
+                gaussian_mu2_upper(plan.count.sensitivity_int, plan.count.gaussian_sigma2_int.to_rational());
+            mu2 = mu2 > 0.0 && count_mu2 > 0.0 ? add_rounded_up(mu2, count_mu2) : 0.0;
+        }
+        charge.gaussian_mu2 = mu2;
+    }
+    return charge;
+}
+
+}  // namespace pgdp

@@ -1,0 +1,85 @@
+// The privacy arithmetic of the aggregates dp_sum, dp_mean and dp_count (and their *_ci forms),
+// free of PostgreSQL: validate a call's privacy parameters, plan its releases (the sensitivity
+// of each released total and dp_mean's budget split), release from exact totals, and say what the
+// budget ledger is charged. The shim (src/pg/aggregates.cpp) only reads arguments and keeps the
+// exact totals; the same API noises totals computed elsewhere. docs/privacy.md "Aggregates".
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/random_source.hpp"
+#include "core/release_plan.hpp"
+
+namespace pgdp {
+
+enum class AggregateKind { Sum, Mean, Count };
+
+// The privacy parameters of one aggregate call.
+struct AggregateParameters {
+    double lower = 0.0;               // dp_sum, dp_mean: clamping bounds
+    double upper = 0.0;
+    double epsilon = 0.0;
+    double delta = 0.0;
+    Mechanism mechanism = Mechanism::Laplace;  // as requested (may be Auto)
+    bool integer_values = false;      // the value column has an integer type (dp_sum, dp_mean)
+    int unit_exponent = 0;            // accumulation unit 2^e of the exact total (clamped_sum.hpp)
+    double alpha = 0.0;               // *_ci forms: P(exact value outside the interval) <= alpha; else 0
+};
+
+// Validates the parameters the user gave (bounds for dp_sum and dp_mean, epsilon and delta for
+// the mechanism named, alpha when with_interval) and returns them completed (mechanism parsed,
+// unit_exponent). Throws ArgumentError naming the argument.
+AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_interval,
+                                                  AggregateParameters given,
+                                                  std::string_view mechanism_name);
+
+// The releases of one call: dp_sum releases `sum`, dp_count `count`, dp_mean both (`sum` is then
+// the sum of value - midpoint). Plain data.
+struct AggregatePlan {
+    AggregateKind kind;
+    ReleasePlan sum;
+    ReleasePlan count;
+
+    // The plan reported and charged as the call's mechanism, noise scale and sensitivity.
+    const ReleasePlan& main() const { return kind == AggregateKind::Count ? count : sum; }
+};
+
+// Throws ArgumentError/RangeError for parameters no release can honour (plan_release).
+AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters);
+
+// What an aggregate computed exactly: the total of clamped values in units of 2^unit_exponent
+// (dp_sum, dp_mean) and the rows counted.
+struct ExactTotals {
+    __int128 total_units = 0;
+    std::int64_t rows = 0;
+};
+
+// What a call releases: the value and, for the *_ci forms (alpha > 0), an interval holding the
+// exact value with probability >= 1 - alpha; noise_sd is the noise's standard deviation (for
+// dp_mean a delta-method estimate). All computed from noisy values and public parameters.
+struct AggregateRelease {
+    double value = 0.0;
+    double ci_lower = 0.0;
+    double ci_upper = 0.0;
+    double noise_sd = 0.0;
+};
+
+AggregateRelease release_aggregate(const AggregateParameters& parameters, const AggregatePlan& plan,
+                                   const ExactTotals& totals, RandomSource& random);
+
+// What the ledger charges for one release of the call.
+struct ReleaseCharge {
+    Mechanism mechanism;  // resolved
+    double epsilon;       // as given (the ledger charges its shortest decimal)
+    double delta;         // 0 for Laplace
+    double noise_scale;   // of the main release, value units
+    double sensitivity;   // of the main release, value units
+    // Gaussian accounting: sum over the call's Gaussian releases of (Delta_int / sigma_int)^2,
+    // rounded up; 0 unless every one of them is eligible for the Gaussian part.
+    double gaussian_mu2;
+};
+
+ReleaseCharge release_charge(const AggregateParameters& parameters, const AggregatePlan& plan);
+
+}  // namespace pgdp
