@@ -95,7 +95,7 @@ CREATE TABLE par_parts_1 PARTITION OF par_parts FOR VALUES FROM (0) TO (5000);
 CREATE TABLE par_parts_2 PARTITION OF par_parts FOR VALUES FROM (5000) TO (10001);
 INSERT INTO par_parts SELECT g, g % 3, g % 100 FROM generate_series(1, 10000) g;
 ANALYZE par_parts;
-GRANT SELECT ON par_parts TO par_eve;
+GRANT SELECT ON par_parts, par_parts_1, par_parts_2 TO par_eve;
 SET SESSION AUTHORIZATION par_eve;
 SET enable_partitionwise_aggregate = on;
 SET max_parallel_workers_per_gather = 0;
@@ -116,9 +116,64 @@ SELECT releases FROM pgdp.my_budget;
 SELECT count(*) AS rows FROM (SELECT dp_count(1e6) FROM par_parts UNION ALL SELECT dp_count(1e6) FROM par_parts) u;
 WITH c AS (SELECT dp_count(1e6) AS n FROM par_parts) SELECT c1.n = c2.n AS same_release FROM c c1, c c2;
 SELECT releases FROM pgdp.my_budget;
+-- Grouped by the partition key, partitionwise aggregation computes each partition's groups in an
+-- Agg of its own under an Append: one release over disjoint groups, charged once per call (0.4
+-- charged it once per partition). Two calls are two charges; the same call with other parameters
+-- is another release.
+EXPLAIN (COSTS OFF) SELECT id, dp_count(1e6) FROM par_parts GROUP BY id;
+SELECT releases AS before_grouped FROM pgdp.my_budget \gset
+SELECT count(*) AS groups, sum(n) = 10000 AS counts_exact
+FROM (SELECT id, dp_count(1e6) AS n FROM par_parts GROUP BY id) g;
+SELECT releases - :before_grouped AS charged_once FROM pgdp.my_budget;
+SELECT releases AS before_two FROM pgdp.my_budget \gset
+SELECT count(*) AS groups, sum(n) = 10000 AND sum(s) = 495000 AS exact
+FROM (SELECT id, dp_count(1e6) AS n, dp_sum(v, 0, 100, 1e6) AS s FROM par_parts GROUP BY id) g;
+SELECT releases - :before_two AS two_calls FROM pgdp.my_budget;
+SELECT releases AS before_other FROM pgdp.my_budget \gset
+SELECT count(*) AS groups, sum(a) = 10000 AND sum(b) = 10000 AS exact
+FROM (SELECT id, dp_count(1e6) AS a, dp_count(1e5) AS b FROM par_parts GROUP BY id) g;
+SELECT releases - :before_other AS two_parameters FROM pgdp.my_budget;
+-- UNION ALL branches are separate aggregates in SQL, even over different partitions: one charge each.
+SELECT releases AS before_union FROM pgdp.my_budget \gset
+SELECT count(*) AS groups, sum(n) = 10000 AS exact
+FROM (SELECT id, dp_count(1e6) AS n FROM par_parts_1 GROUP BY id
+      UNION ALL SELECT id, dp_count(1e6) FROM par_parts_2 GROUP BY id) u;
+SELECT releases - :before_union AS union_branches FROM pgdp.my_budget;
 RESET enable_partitionwise_aggregate;
 RESET SESSION AUTHORIZATION;
 DROP TABLE par_parts;
+-- Many partitions: one release, not one per partition (0.4 refused more than 64).
+CREATE TABLE par_many (k int, v int) PARTITION BY LIST (k);
+DO $$ BEGIN
+    FOR g IN 1..100 LOOP
+        EXECUTE format('CREATE TABLE par_many_%s PARTITION OF par_many FOR VALUES IN (%s)', g, g);
+    END LOOP;
+END $$;
+INSERT INTO par_many SELECT 1 + g % 100, g FROM generate_series(1, 1000) g;
+ANALYZE par_many;
+GRANT SELECT ON par_many TO par_eve;
+SET enable_partitionwise_aggregate = on;
+-- The plan has one aggregate node per partition.
+CREATE FUNCTION par_aggregate_nodes(query text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    nodes bigint := 0;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        IF line ~ 'Aggregate' THEN nodes := nodes + 1; END IF;
+    END LOOP;
+    RETURN nodes;
+END $$;
+SELECT par_aggregate_nodes('SELECT k, dp_count(1e6) AS n FROM par_many GROUP BY k') AS aggregate_nodes;
+SET SESSION AUTHORIZATION par_eve;
+SELECT releases AS before_many FROM pgdp.my_budget \gset
+SELECT count(*) AS groups, min(n) = 10 AND max(n) = 10 AS counts_exact
+FROM (SELECT k, dp_count(1e6) AS n FROM par_many GROUP BY k) g;
+SELECT releases - :before_many AS charged_once FROM pgdp.my_budget;
+RESET enable_partitionwise_aggregate;
+RESET SESSION AUTHORIZATION;
+DROP TABLE par_many;
+DROP FUNCTION par_aggregate_nodes(text);
 
 DROP SCHEMA par_eve CASCADE;
 DROP FUNCTION par_releases(text);

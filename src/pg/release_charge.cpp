@@ -9,6 +9,7 @@ extern "C" {
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
+#include "parser/parsetree.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -31,8 +32,17 @@ namespace {
 ExecutorStart_hook_type previous_executor_start = nullptr;
 ExecutorRun_hook_type previous_executor_run = nullptr;
 
-// Partial and final calls of at most kMaxReleasesPerQuery releases.
-constexpr int kMaxSites = 2 * kMaxReleasesPerQuery;
+// Calls a plan may hold: partitionwise aggregation repeats each call once per partition.
+constexpr int kMaxSites = 64 * 1024;
+
+// Partitionwise aggregation (enable_partitionwise_aggregate, GROUP BY the partition key) computes
+// one grouped aggregate as an Append of one Agg per partition. The partitions hold disjoint rows,
+// so one row changes the output of one child only, and the children's releases of one call are
+// one release over disjoint groups, charged once (docs/privacy.md "Partitionwise aggregation").
+struct PartitionScope {
+    const Plan* append;  // the Append or MergeAppend over the partitions; nullptr: none
+    int child;           // position of the site's Agg among its children
+};
 
 // A pgdp aggregate call found in a plan: a final-phase call (a release) or the partial call of a
 // parallel aggregation (runs in parallel workers and the leader; releases nothing).
@@ -44,12 +54,14 @@ struct Site {
     int multiplicity;      // grouping sets: each is a separate release of the call
     bool repeated;         // the executor may compute it more than once (rescans, replicated workers)
     bool under_gather;     // computed by parallel workers
+    PartitionScope partitions;
 };
 
 struct SiteList {
-    Site sites[kMaxSites];
+    Site* sites;  // palloc'd, grows
     int count;
-    int releases;  // sum of the final calls' multiplicities
+    int capacity;
+    int releases;  // sum of the final calls' multiplicities, not counting later partitions' calls
 };
 
 // The calls of one running execution with their parameters, evaluated once in ExecutorStart
@@ -66,7 +78,7 @@ struct ExecutionCalls {
         int aggno;
         bool charged;  // a final call whose release the ledger committed
         Parameters parameters;
-    } calls[kMaxSites];
+    } * calls;
 };
 ExecutionCalls* running_executions = nullptr;
 
@@ -77,6 +89,14 @@ void unlink_execution(void* argument) {
             return;
         }
     }
+}
+
+// Without the ledger worker no release can be charged, so none is made.
+[[noreturn]] void refuse_not_preloaded() {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("pgdp releases need pgdp in shared_preload_libraries"),
+                    errdetail("Without the ledger worker no release can be charged, so none is made."),
+                    errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
 }
 
 [[noreturn]] void refuse_too_many() {
@@ -97,7 +117,17 @@ struct AggrefCollector {
     const Agg* agg;
     bool repeated;
     bool under_gather;
+    PartitionScope partitions;
 };
+
+Site& new_site(SiteList& list) {
+    if (list.count == list.capacity) {
+        if (list.capacity >= kMaxSites) refuse_too_many();
+        list.capacity *= 2;
+        list.sites = static_cast<Site*>(repalloc(list.sites, sizeof(Site) * list.capacity));
+    }
+    return list.sites[list.count++];
+}
 
 bool collect_aggrefs(Node* node, void* context) {
     if (node == nullptr) return false;
@@ -112,13 +142,13 @@ bool collect_aggrefs(Node* node, void* context) {
             if (site.agg_plan == &collector->agg->plan && site.aggref->aggno == aggref->aggno) seen = true;
         }
         if (identity.is_pgdp && !seen) {
-            if (collector->list->count >= kMaxSites) refuse_too_many();
             const bool final_phase = !DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
             const int multiplicity = final_phase ? grouping_set_count(collector->agg) : 0;
-            collector->list->sites[collector->list->count++] = Site{aggref,        &collector->agg->plan,  identity,
-                                                                    final_phase,   multiplicity,           collector->repeated,
-                                                                    collector->under_gather};
-            collector->list->releases += multiplicity;
+            new_site(*collector->list) = Site{aggref,       &collector->agg->plan, identity,
+                                              final_phase,  multiplicity,          collector->repeated,
+                                              collector->under_gather, collector->partitions};
+            // A later partition's call is counted when it is charged (charge_final_calls).
+            if (collector->partitions.child == 0) collector->list->releases += multiplicity;
         }
         return false;  // the arguments of an Aggref hold no other aggregate of this Agg node
     }
@@ -131,9 +161,149 @@ struct PlanWalk {
     SiteList* list;
     bool* visited_subplans;  // by plan_id - 1
     int uncorrelated_rescans;  // depth of nested-loop inner sides that depend on no outer value
+    List* partition_aggs;      // Agg nodes that are partitionwise children (PartitionAgg*)
 };
 
+struct PartitionAgg {
+    const Plan* agg;
+    PartitionScope scope;
+};
+
+// The grouped Agg computing one partition's groups: the child itself or below nodes that only
+// sort or project its rows; nullptr if there is none. Plain aggregates and grouping sets never
+// qualify (partitionwise aggregation requires GROUP BY the partition key).
+const Plan* partition_agg(const Plan* child) {
+    while (child != nullptr && (IsA(child, Result) || IsA(child, Sort) || IsA(child, IncrementalSort)) &&
+           child->righttree == nullptr) {
+        child = child->lefttree;
+    }
+    if (child == nullptr || !IsA(child, Agg)) return nullptr;
+    const Agg* agg = castNode(Agg, child);
+    if (agg->aggstrategy == AGG_PLAIN || agg->groupingSets != NIL || agg->chain != NIL ||
+        DO_AGGSPLIT_SKIPFINAL(agg->aggsplit)) {
+        return nullptr;
+    }
+    return child;
+}
+
+// Adds the OIDs of the partitions a plan subtree scans to *relations; false if it reads anything
+// else (a table that is not a partition, a function, a subquery, a foreign or custom scan).
+bool scanned_partitions(const PlannedStmt* statement, const Plan* plan, List** relations) {
+    if (plan == nullptr) return true;
+    check_stack_depth();
+    ListCell* cell;
+    switch (nodeTag(plan)) {
+        case T_SeqScan:
+        case T_SampleScan:
+        case T_IndexScan:
+        case T_IndexOnlyScan:
+        case T_BitmapIndexScan:
+        case T_BitmapHeapScan:
+        case T_TidScan:
+        case T_TidRangeScan: {
+            const Index index = reinterpret_cast<const Scan*>(plan)->scanrelid;
+            if (index < 1 || static_cast<int>(index) > list_length(statement->rtable)) return false;
+            const RangeTblEntry* entry = rt_fetch(index, statement->rtable);
+            if (entry->rtekind != RTE_RELATION || !get_rel_relispartition(entry->relid)) return false;
+            *relations = list_append_unique_oid(*relations, entry->relid);
+            break;
+        }
+        case T_Append:
+            foreach (cell, castNode(Append, plan)->appendplans) {
+                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
+            }
+            return true;
+        case T_MergeAppend:
+            foreach (cell, castNode(MergeAppend, plan)->mergeplans) {
+                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
+            }
+            return true;
+        case T_BitmapAnd:
+            foreach (cell, castNode(BitmapAnd, plan)->bitmapplans) {
+                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
+            }
+            return true;
+        case T_BitmapOr:
+            foreach (cell, castNode(BitmapOr, plan)->bitmapplans) {
+                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
+            }
+            return true;
+        case T_Agg:
+        case T_Sort:
+        case T_IncrementalSort:
+        case T_Result:
+        case T_Material:
+        case T_Memoize:
+        case T_Hash:
+        case T_HashJoin:
+        case T_MergeJoin:
+        case T_NestLoop:
+        case T_Gather:
+        case T_GatherMerge:
+        case T_Unique:
+            break;
+        default:
+            return false;
+    }
+    return scanned_partitions(statement, plan->lefttree, relations) &&
+           scanned_partitions(statement, plan->righttree, relations);
+}
+
+bool share_an_oid(const List* a, const List* b) {
+    const ListCell* cell;
+    foreach (cell, a) {
+        if (list_member_oid(b, lfirst_oid(cell))) return true;
+    }
+    return false;
+}
+
+// Notes the children of an Append built by partitionwise aggregation: the Append of an upper
+// relation (no relids: UNION ALL branches have their subqueries' relids) whose every child is a
+// grouped Agg over partitions that no other child reads. Anything else stays one release per Agg.
+void note_partition_aggs(PlanWalk& walk, const Plan* append, List* children, const Bitmapset* apprelids) {
+    if (!bms_is_empty(apprelids) || list_length(children) < 2) return;
+    List* seen = NIL;
+    List* found = NIL;
+    ListCell* cell;
+    bool partitionwise = true;
+    foreach (cell, children) {
+        const Plan* agg = partition_agg(static_cast<Plan*>(lfirst(cell)));
+        List* relations = NIL;
+        partitionwise = agg != nullptr && scanned_partitions(walk.statement, agg->lefttree, &relations) &&
+                        relations != NIL && !share_an_oid(seen, relations);
+        seen = list_concat(seen, relations);
+        list_free(relations);
+        if (!partitionwise) break;
+        auto* entry = static_cast<PartitionAgg*>(palloc(sizeof(PartitionAgg)));
+        *entry = PartitionAgg{agg, PartitionScope{append, list_length(found)}};
+        found = lappend(found, entry);
+    }
+    list_free(seen);
+    if (partitionwise) {
+        walk.partition_aggs = list_concat(walk.partition_aggs, found);
+        list_free(found);
+    } else {
+        list_free_deep(found);
+    }
+}
+
+PartitionScope partition_scope(const PlanWalk& walk, const Plan* agg) {
+    ListCell* cell;
+    foreach (cell, walk.partition_aggs) {
+        const auto* entry = static_cast<const PartitionAgg*>(lfirst(cell));
+        if (entry->agg == agg) return entry->scope;
+    }
+    return PartitionScope{nullptr, 0};
+}
+
 void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather);
+
+void walk_appended(PlanWalk& walk, Plan* append, List* children, const Bitmapset* apprelids, bool repeated,
+                   bool under_gather) {
+    note_partition_aggs(walk, append, children, apprelids);
+    ListCell* cell;
+    foreach (cell, children) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated, under_gather);
+}
 
 void walk_subplan(PlanWalk& walk, int plan_id, bool repeated, bool under_gather) {
     if (plan_id < 1 || plan_id > list_length(walk.statement->subplans) || walk.visited_subplans[plan_id - 1]) return;
@@ -159,7 +329,8 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
             // single-row releases is fine. A grouped one could re-emit its groups from its hash
             // table without any check, so it stays refused.
             const bool grouped_rescan = walk.uncorrelated_rescans > 0 && castNode(Agg, plan)->aggstrategy != AGG_PLAIN;
-            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated || grouped_rescan, under_gather};
+            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated || grouped_rescan, under_gather,
+                                      partition_scope(walk, plan)};
             collect_aggrefs((Node*)plan->targetlist, &collector);
             collect_aggrefs((Node*)plan->qual, &collector);
             walk_plan(walk, plan->lefttree, repeated, under_gather);
@@ -194,10 +365,12 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
             break;
         }
         case T_Append:
-            foreach (cell, castNode(Append, plan)->appendplans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated, under_gather);
+            walk_appended(walk, plan, castNode(Append, plan)->appendplans, castNode(Append, plan)->apprelids,
+                          repeated, under_gather);
             break;
         case T_MergeAppend:
-            foreach (cell, castNode(MergeAppend, plan)->mergeplans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), repeated, under_gather);
+            walk_appended(walk, plan, castNode(MergeAppend, plan)->mergeplans,
+                          castNode(MergeAppend, plan)->apprelids, repeated, under_gather);
             break;
         case T_SubqueryScan:
             walk_plan(walk, castNode(SubqueryScan, plan)->subplan, repeated, under_gather);
@@ -224,9 +397,11 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
 
 void find_sites(PlannedStmt* statement, SiteList* list) {
     list->count = 0;
+    list->capacity = 16;
+    list->sites = static_cast<Site*>(palloc(sizeof(Site) * list->capacity));
     list->releases = 0;
     const int subplans = list_length(statement->subplans);
-    PlanWalk walk{statement, list, static_cast<bool*>(palloc0(sizeof(bool) * (subplans + 1))), 0};
+    PlanWalk walk{statement, list, static_cast<bool*>(palloc0(sizeof(bool) * (subplans + 1))), 0, NIL};
     walk_plan(walk, statement->planTree, false, false);
     // Subplans reached neither as InitPlans nor as CTEs are expression subqueries, which the
     // executor may run once per row (and, if parallel safe, in parallel workers).
@@ -234,11 +409,14 @@ void find_sites(PlannedStmt* statement, SiteList* list) {
         if (!walk.visited_subplans[id - 1]) walk_subplan(walk, id, true, true);
     }
     pfree(walk.visited_subplans);
+    list_free_deep(walk.partition_aggs);
 }
 
-ExecutionCalls* register_execution(QueryDesc* query) {
+ExecutionCalls* register_execution(QueryDesc* query, int calls) {
     MemoryContext context = query->estate->es_query_cxt;
     auto* execution = static_cast<ExecutionCalls*>(MemoryContextAllocZero(context, sizeof(ExecutionCalls)));
+    execution->calls =
+        static_cast<ExecutionCalls::Call*>(MemoryContextAllocZero(context, sizeof(ExecutionCalls::Call) * calls));
     auto* callback = static_cast<MemoryContextCallback*>(MemoryContextAllocZero(context, sizeof(MemoryContextCallback)));
     callback->func = unlink_execution;
     callback->arg = execution;
@@ -299,11 +477,23 @@ bool session_reads_every_table(const PlannedStmt* statement) {
                     errhint("Do not call pgdp aggregates from PARALLEL SAFE functions run by parallel workers.")));
 }
 
+// The SQLSTATE of each refusal the ledger can answer.
+struct OutcomeSqlstate {
+    ChargeOutcome::Code code;
+    int sqlstate;
+};
+constexpr OutcomeSqlstate kOutcomeSqlstates[] = {
+    {ChargeOutcome::Exhausted, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED},
+    {ChargeOutcome::NoBudget, ERRCODE_INSUFFICIENT_PRIVILEGE},
+    {ChargeOutcome::EpsilonBelowFloor, ERRCODE_INVALID_PARAMETER_VALUE},
+    {ChargeOutcome::Failed, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE},
+};
+
 [[noreturn]] void refuse_outcome(const ChargeOutcome& outcome) {
     int sqlstate = ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
-    if (outcome.code == ChargeOutcome::Exhausted) sqlstate = ERRCODE_CONFIGURATION_LIMIT_EXCEEDED;
-    if (outcome.code == ChargeOutcome::NoBudget) sqlstate = ERRCODE_INSUFFICIENT_PRIVILEGE;
-    if (outcome.code == ChargeOutcome::EpsilonBelowFloor) sqlstate = ERRCODE_INVALID_PARAMETER_VALUE;
+    for (const OutcomeSqlstate& entry : kOutcomeSqlstates) {
+        if (entry.code == outcome.code) sqlstate = entry.sqlstate;
+    }
     ereport(ERROR, (errcode(sqlstate), errmsg("%s", outcome.message), errdetail("%s", outcome.detail),
                     errhint("%s", outcome.hint)));
 }
@@ -331,12 +521,7 @@ void check_executable(const SiteList& list) {
                         errdetail("Every release must be charged to the ledger, which cannot be written during recovery."),
                         errhint("Run the query on the primary.")));
     }
-    if (!ledger_attached()) {
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("pgdp releases need pgdp in shared_preload_libraries"),
-                        errdetail("Without the ledger worker no release can be charged, so none is made."),
-                        errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
-    }
+    if (!ledger_attached()) refuse_not_preloaded();
 }
 
 // Portals that keep their rows beyond the statement that computed them, for anyone who can name
@@ -361,61 +546,117 @@ void refuse_stored_results(const PlannedStmt* statement, const char* aggregate) 
     }
 }
 
-// ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
-// backend the final calls are charged before any row is read. A parallel worker computes partial
-// aggregates only: it evaluates their parameters (deterministic: aggregate_call.cpp) and refuses
-// any final call, including those of queries nested in functions it runs.
-void charge_query(QueryDesc* query) {
-    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
-    find_sites(query->plannedstmt, list);
-    if (list->count == 0) {
-        pfree(list);
+// Refusals decided by the plan alone, before any parameter is evaluated or row read.
+void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) {
+    const char* first_release = nullptr;
+    for (int i = 0; i < list.count && first_release == nullptr; ++i) {
+        if (list.sites[i].final_phase) first_release = list.sites[i].identity.name;
+    }
+    if (in_worker) {
+        if (first_release != nullptr) refuse_in_parallel_worker(first_release);
         return;
     }
-    const bool in_worker = IsParallelWorker();
-    const char* first_release = nullptr;
-    for (int i = 0; i < list->count && first_release == nullptr; ++i) {
-        if (list->sites[i].final_phase) first_release = list->sites[i].identity.name;
-    }
-    if (in_worker && first_release != nullptr) refuse_in_parallel_worker(first_release);
-    if (!in_worker) {
-        require_release_context(first_release != nullptr ? first_release : list->sites[0].identity.name,
-                                query->plannedstmt);
-        check_executable(*list);
-        if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
-    }
+    require_release_context(first_release != nullptr ? first_release : list.sites[0].identity.name,
+                            query->plannedstmt);
+    check_executable(list);
+    if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
+}
 
-    // Parameters and plans; bind parameters come from the query's ParamListInfo.
+// The parameters of every call (partial calls included), evaluated once with the query's bind
+// parameters; palloc'd, one per site.
+Parameters* evaluate_parameters(QueryDesc* query, const SiteList& list) {
     ExprContext* econtext = CreateStandaloneExprContext();
     econtext->ecxt_param_list_info = query->params;  // read by PARAM_EXTERN steps without paramCompile
     const ArgumentContext arguments{econtext, query->params};
-    Parameters* parameters = static_cast<Parameters*>(palloc0(sizeof(Parameters) * list->count));
-    ChargeItem* items = static_cast<ChargeItem*>(palloc0(sizeof(ChargeItem) * kMaxReleasesPerQuery));
-    int item_count = 0;
-    for (int i = 0; i < list->count; ++i) {
-        const Site& site = list->sites[i];
-        Aggref* origin = partial_origin(site.agg_plan, site.aggref);
-        parameters[i] = read_parameters(origin, site.identity, arguments);
-        if (!site.final_phase || in_worker) continue;
-        const ChargeItem item = charge_item(site, parameters[i]);
-        for (int k = 0; k < site.multiplicity; ++k) items[item_count++] = item;
+    auto* parameters = static_cast<Parameters*>(palloc0(sizeof(Parameters) * list.count));
+    for (int i = 0; i < list.count; ++i) {
+        const Site& site = list.sites[i];
+        parameters[i] = read_parameters(partial_origin(site.agg_plan, site.aggref), site.identity, arguments);
     }
     FreeExprContext(econtext, true);
+    return parameters;
+}
 
+bool same_parameters(const Parameters& a, const Parameters& b) {
+    const pgdp::AggregateParameters& x = a.privacy;
+    const pgdp::AggregateParameters& y = b.privacy;
+    auto same = [](double u, double v) { return std::memcmp(&u, &v, sizeof(double)) == 0; };
+    return same(x.lower, y.lower) && same(x.upper, y.upper) && same(x.epsilon, y.epsilon) &&
+           same(x.delta, y.delta) && same(x.alpha, y.alpha) && x.mechanism == y.mechanism &&
+           x.integer_values == y.integer_values && x.unit_exponent == y.unit_exponent &&
+           a.value_type == b.value_type;
+}
+
+// A later partition's call whose release an earlier partition's charged call already covers: the
+// same aggregate with the same parameters at the same position (aggno) of the same partitionwise
+// aggregation. Each charged call covers at most one call per partition (aggno is unique per Agg).
+bool covered_by_earlier_partition(const SiteList& list, const Parameters* parameters, const bool* charged, int i) {
+    const Site& site = list.sites[i];
+    if (site.partitions.append == nullptr || site.partitions.child == 0) return false;
+    for (int j = 0; j < i; ++j) {
+        const Site& earlier = list.sites[j];
+        if (charged[j] && earlier.partitions.append == site.partitions.append &&
+            earlier.partitions.child < site.partitions.child && earlier.aggref->aggno == site.aggref->aggno &&
+            earlier.aggref->aggfnoid == site.aggref->aggfnoid && same_parameters(parameters[j], parameters[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Has the ledger commit the charge of every release (each final call once per grouping set);
+// sets released[i] for the final calls that may release: charged here or covered by an earlier
+// partition's charge.
+void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters, bool* released) {
+    auto* charged = static_cast<bool*>(palloc0(sizeof(bool) * list.count));
+    auto* items = static_cast<ChargeItem*>(palloc0(sizeof(ChargeItem) * kMaxReleasesPerQuery));
+    int item_count = 0;
+    for (int i = 0; i < list.count; ++i) {
+        const Site& site = list.sites[i];
+        if (!site.final_phase) continue;
+        released[i] = true;
+        if (covered_by_earlier_partition(list, parameters, charged, i)) continue;
+        if (item_count + site.multiplicity > kMaxReleasesPerQuery) refuse_too_many();
+        const ChargeItem item = charge_item(site, parameters[i]);
+        for (int k = 0; k < site.multiplicity; ++k) items[item_count++] = item;
+        charged[i] = true;
+    }
     if (item_count > 0) {
         const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
                                                           query->sourceText, items, item_count);
         if (outcome.code != ChargeOutcome::Charged) refuse_outcome(outcome);
     }
-    ExecutionCalls* execution = register_execution(query);
-    for (int i = 0; i < list->count; ++i) {
-        const Site& site = list->sites[i];
-        execution->calls[execution->count++] = ExecutionCalls::Call{
-            site.agg_plan->plan_node_id, site.aggref->aggno, site.final_phase && !in_worker, parameters[i]};
-    }
-    pfree(parameters);
     pfree(items);
-    pfree(list);
+    pfree(charged);
+}
+
+void register_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters, const bool* released) {
+    ExecutionCalls* execution = register_execution(query, list.count);
+    for (int i = 0; i < list.count; ++i) {
+        const Site& site = list.sites[i];
+        execution->calls[execution->count++] =
+            ExecutionCalls::Call{site.agg_plan->plan_node_id, site.aggref->aggno, released[i], parameters[i]};
+    }
+}
+
+// ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
+// backend the final calls are charged before any row is read. A parallel worker computes partial
+// aggregates only: it evaluates their parameters (deterministic: aggregate_call.cpp) and refuses
+// any final call, including those of queries nested in functions it runs.
+void charge_query(QueryDesc* query) {
+    SiteList list{};
+    find_sites(query->plannedstmt, &list);
+    if (list.count > 0) {
+        const bool in_worker = IsParallelWorker();
+        authorize_releases(query, list, in_worker);
+        Parameters* parameters = evaluate_parameters(query, list);
+        auto* released = static_cast<bool*>(palloc0(sizeof(bool) * list.count));
+        if (!in_worker) charge_final_calls(query, list, parameters, released);
+        register_calls(query, list, parameters, released);
+        pfree(released);
+        pfree(parameters);
+    }
+    pfree(list.sites);
 }
 
 // The plan reads a view whose definition makes releases (the planner may have pruned the pgdp
@@ -516,11 +757,7 @@ const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
             }
         }
     }
-    if (!ledger_attached()) {
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("pgdp releases need pgdp in shared_preload_libraries"),
-                        errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
-    }
+    if (!ledger_attached()) refuse_not_preloaded();
     ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
                     errdetail("No running query of this session registered this aggregate call before it started."),
                     errhint("Use pgdp aggregates in plain queries; report the plan if this persists.")));
@@ -537,11 +774,10 @@ void require_release_still_allowed(FunctionCallInfo fcinfo) {
 }
 
 bool plan_makes_releases(PlannedStmt* statement) {
-    SiteList* list = static_cast<SiteList*>(palloc(sizeof(SiteList)));
-    find_sites(statement, list);
-    const bool releases = list->count > 0;
-    pfree(list);
-    return releases;
+    SiteList list{};
+    find_sites(statement, &list);
+    pfree(list.sites);
+    return list.count > 0;
 }
 
 }  // namespace pgdp::pg
