@@ -188,10 +188,19 @@ const Plan* partition_agg(const Plan* child) {
 
 // Adds the OIDs of the partitions a plan subtree scans to *relations; false if it reads anything
 // else (a table that is not a partition, a function, a subquery, a foreign or custom scan).
+bool scanned_partitions(const PlannedStmt* statement, const Plan* plan, List** relations);
+
+bool all_scan_partitions(const PlannedStmt* statement, List* plans, List** relations) {
+    ListCell* cell;
+    foreach (cell, plans) {
+        if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
+    }
+    return true;
+}
+
 bool scanned_partitions(const PlannedStmt* statement, const Plan* plan, List** relations) {
     if (plan == nullptr) return true;
     check_stack_depth();
-    ListCell* cell;
     switch (nodeTag(plan)) {
         case T_SeqScan:
         case T_SampleScan:
@@ -209,25 +218,13 @@ bool scanned_partitions(const PlannedStmt* statement, const Plan* plan, List** r
             break;
         }
         case T_Append:
-            foreach (cell, castNode(Append, plan)->appendplans) {
-                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
-            }
-            return true;
+            return all_scan_partitions(statement, castNode(Append, plan)->appendplans, relations);
         case T_MergeAppend:
-            foreach (cell, castNode(MergeAppend, plan)->mergeplans) {
-                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
-            }
-            return true;
+            return all_scan_partitions(statement, castNode(MergeAppend, plan)->mergeplans, relations);
         case T_BitmapAnd:
-            foreach (cell, castNode(BitmapAnd, plan)->bitmapplans) {
-                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
-            }
-            return true;
+            return all_scan_partitions(statement, castNode(BitmapAnd, plan)->bitmapplans, relations);
         case T_BitmapOr:
-            foreach (cell, castNode(BitmapOr, plan)->bitmapplans) {
-                if (!scanned_partitions(statement, static_cast<Plan*>(lfirst(cell)), relations)) return false;
-            }
-            return true;
+            return all_scan_partitions(statement, castNode(BitmapOr, plan)->bitmapplans, relations);
         case T_Agg:
         case T_Sort:
         case T_IncrementalSort:
