@@ -196,6 +196,7 @@ SELECT dp_sum(salary, 0, 100, 1e6, 1e-6, 'gaussian') = sum(least(salary, 100)) A
 CREATE TEMP TABLE budgets_04 AS SELECT * FROM pgdp.budgets;
 CREATE TEMP TABLE charges_04 AS SELECT * FROM pgdp.charges;
 CREATE TEMP TABLE ledger_04 AS SELECT * FROM pgdp.ledger;
+CREATE TEMP TABLE status_04 AS SELECT * FROM pgdp.budget_status;
 ALTER EXTENSION pgdp UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pgdp';
 SELECT (SELECT count(*) FROM pgdp.budgets) AS budgets,
@@ -206,9 +207,11 @@ SELECT (SELECT count(*) FROM pgdp.budgets) AS budgets,
            AND NOT EXISTS (SELECT * FROM charges_04 EXCEPT SELECT * FROM pgdp.charges) AS same_charges,
        (SELECT count(*) FROM pgdp.ledger) AS releases,
        NOT EXISTS (SELECT * FROM pgdp.ledger EXCEPT SELECT * FROM ledger_04)
-           AND NOT EXISTS (SELECT * FROM ledger_04 EXCEPT SELECT * FROM pgdp.ledger) AS same_releases;
-SELECT role, accounting, epsilon_spent, delta_spent, gaussian_epsilon_limit, min_epsilon, release_limit, releases
-FROM pgdp.budget_status WHERE role::text LIKE 'upgrade\_%' ORDER BY role::text;
+           AND NOT EXISTS (SELECT * FROM ledger_04 EXCEPT SELECT * FROM pgdp.ledger) AS same_releases,
+       NOT EXISTS (SELECT * FROM pgdp.budget_status EXCEPT SELECT * FROM status_04)
+           AND NOT EXISTS (SELECT * FROM status_04 EXCEPT SELECT * FROM pgdp.budget_status) AS same_status;
+SELECT role, accounting, gaussian_epsilon_limit, min_epsilon, release_limit, releases, gaussian_mu2
+FROM pgdp.budgets WHERE role::text LIKE 'upgrade\_%' ORDER BY role::text;
 SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS admin_sets,
        has_function_privilege('upgrade_admin', 'pgdp.raise_budget(regrole, numeric, numeric)', 'EXECUTE') AS admin_raises,
        has_table_privilege('upgrade_admin', 'pgdp.ledger', 'SELECT') AS admin_reads_ledger,
