@@ -44,6 +44,10 @@ mkdir -p "$LOGDIR"
 section "schedule check"
 bash scripts/schedule-check.sh || step_failed "schedule-check"
 
+section "install script check"
+# extension/pgdp--VERSION.sql is generated and checked in: it must be what the generator writes.
+bash scripts/install-script.sh --check || step_failed "install-script-check"
+
 section "build"
 t0=$SECONDS
 if ! build_extension; then
@@ -79,6 +83,10 @@ section "install"
 if ! install_extension; then
     step_failed "install"
     summary
+fi
+# The frozen install scripts of released versions, which sql/upgrade.sql installs and updates.
+if ! as_root make -C "$PGDP_ROOT" PG_CONFIG="$PG_CONFIG" install-upgrade-test-scripts >/dev/null; then
+    step_failed "install-upgrade-test-scripts"
 fi
 
 section "pg_regress"

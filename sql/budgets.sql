@@ -224,7 +224,7 @@ SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1) FROM visits') AS fra
 SELECT pg_temp.releases_until_refused('SELECT dp_count(0.1, 1e-6, ''gaussian'') FROM visits') AS frank_gaussian_then;
 RESET SESSION AUTHORIZATION;
 SELECT role, mechanism, accounting, count(*) FROM pgdp.ledger
-WHERE role IN ('budget_bob', 'budget_carol', 'budget_erin', 'budget_frank') GROUP BY 1, 2, 3 ORDER BY 1::text, 2, 3;
+WHERE role IN ('budget_bob', 'budget_carol', 'budget_erin', 'budget_frank') GROUP BY 1, 2, 3 ORDER BY role::text, 2, 3;
 -- A split is validated, and cannot give a part less than it has spent (the releases together
 -- would then exceed the role's limits).
 SELECT pg_temp.error_of(q) FROM (VALUES

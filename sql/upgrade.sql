@@ -1,87 +1,235 @@
--- The version chain: installing 0.1 and updating gives the current extension, and every object
--- belongs to it.
+-- Install and update scripts: the first release (0.4, installed from its frozen script
+-- test/upgrade/pgdp--0.4.sql) updated to the current version has exactly the objects of a fresh
+-- install; the extension's object list is pinned (an object added or removed shows up here and
+-- must be reviewed); budgets, charges, admins and the users' views survive the update. The
+-- transition functions take their value as "any" since 0.5; the aggregates stay typed.
+SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS pgdp CASCADE;
-CREATE EXTENSION pgdp VERSION '0.1';
-SELECT extversion, (SELECT count(*) FROM pg_proc WHERE proname IN ('dp_sum', 'dp_mean', 'dp_count')) AS aggregates
+RESET client_min_messages;
+
+-- Everything that makes up the installed extension, one row per property, as text that names
+-- objects (no OIDs, no parse locations): the extension's members, functions and aggregates with
+-- every property, relations, columns, constraints, indexes, triggers, rules, policies, sequences,
+-- types, the schema, comments, ACLs, the initial privileges pg_dump restores, and every
+-- dependency of the extension's objects and of their parts (columns, constraints, rules, ...).
+-- Not compared: attoptions entries pg_attver=N (a per-column stamp some server builds keep) and
+-- atthasmissing (a column added by ALTER TABLE keeps a stored default for old rows).
+CREATE TEMP VIEW pgdp_catalog AS
+WITH RECURSIVE objects(classid, objid) AS (
+    SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
+    WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'pgdp'
+    UNION
+    SELECT d.classid, d.objid FROM pg_depend d JOIN objects o ON d.refclassid = o.classid AND d.refobjid = o.objid
+    WHERE d.deptype IN ('a', 'i')
+), members AS (
+    SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
+    WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'pgdp'
+), relations AS (
+    SELECT objid AS oid FROM objects WHERE classid = 'pg_class'::regclass
+), named AS (
+    SELECT o.classid, o.objid, regexp_replace(i.type || ' ' || i.identity, 'pg_toast_[0-9]+', 'pg_toast_N') AS name
+    FROM objects o, LATERAL pg_identify_object(o.classid, o.objid, 0) i
+)
+SELECT 'extension' AS kind, e.extname::text AS object,
+       concat_ws(' | ', e.extversion, e.extrelocatable, e.extnamespace::regnamespace, e.extowner::regrole,
+                 (SELECT array_agg(x::regclass::text ORDER BY n) FROM unnest(e.extconfig) WITH ORDINALITY AS c(x, n)),
+                 e.extcondition) AS definition
+FROM pg_extension e WHERE e.extname = 'pgdp'
+UNION ALL
+SELECT 'member', pg_describe_object(classid, objid, 0), '' FROM members
+UNION ALL
+SELECT 'schema', n.nspname, concat_ws(' | ', n.nspowner::regrole, n.nspacl)
+FROM pg_namespace n WHERE n.nspname = 'pgdp'
+UNION ALL
+SELECT 'function', p.oid::regprocedure::text,
+       concat_ws(' | ', p.prokind, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), l.lanname,
+                 p.provolatile, p.proparallel, p.proisstrict, p.prosecdef, p.proleakproof, p.proretset,
+                 p.procost, p.prorows, p.provariadic::regtype, p.prosupport, p.proconfig, p.proowner::regrole,
+                 p.proacl, p.probin, p.prosrc)
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE p.oid IN (SELECT objid FROM objects WHERE classid = 'pg_proc'::regclass)
+UNION ALL
+SELECT 'aggregate', a.aggfnoid::regprocedure::text,
+       concat_ws(' | ', a.aggkind, a.aggnumdirectargs, a.aggtransfn::oid::regprocedure, a.aggfinalfn::oid::regprocedure,
+                 a.aggcombinefn::oid::regprocedure, a.aggserialfn::oid::regprocedure,
+                 a.aggdeserialfn::oid::regprocedure, a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn,
+                 a.aggfinalextra, a.aggmfinalextra, a.aggfinalmodify, a.aggmfinalmodify, a.aggsortop,
+                 a.aggtranstype::regtype, a.aggtransspace, a.aggmtranstype, a.aggmtransspace, a.agginitval,
+                 a.aggminitval)
+FROM pg_aggregate a
+WHERE a.aggfnoid IN (SELECT objid FROM objects WHERE classid = 'pg_proc'::regclass)
+UNION ALL
+SELECT 'relation', regexp_replace(c.oid::regclass::text, 'pg_toast_[0-9]+', 'pg_toast_N'),
+       concat_ws(' | ', c.relkind, c.relpersistence, c.reloptions, c.relowner::regrole, c.relacl, c.relhasindex,
+                 c.relrowsecurity, c.relforcerowsecurity, c.relreplident, c.relhastriggers, c.relhasrules,
+                 c.reltoastrelid <> 0, c.relam, CASE WHEN c.relkind = 'v' THEN pg_get_viewdef(c.oid) END)
+FROM pg_class c WHERE c.oid IN (SELECT oid FROM relations)
+UNION ALL
+SELECT 'column', regexp_replace(c.oid::regclass::text, 'pg_toast_[0-9]+', 'pg_toast_N') || '.' || a.attname,
+       concat_ws(' | ', a.attnum, format_type(a.atttypid, a.atttypmod), a.attnotnull, a.atthasdef,
+                 pg_get_expr(ad.adbin, ad.adrelid), a.attidentity, a.attgenerated, a.attcollation::regcollation,
+                 a.attacl, (SELECT array_agg(x) FROM unnest(a.attoptions) x WHERE x NOT LIKE 'pg\_attver=%'),
+                 a.attstattarget, a.attstorage, a.attcompression)
+FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+     LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+WHERE c.oid IN (SELECT oid FROM relations) AND a.attnum > 0 AND NOT a.attisdropped
+UNION ALL
+SELECT 'constraint', c.conrelid::regclass::text || ' ' || c.conname,
+       concat_ws(' | ', c.contype, pg_get_constraintdef(c.oid), c.condeferrable, c.condeferred, c.convalidated,
+                 c.conindid::regclass)
+FROM pg_constraint c WHERE c.conrelid IN (SELECT oid FROM relations)
+UNION ALL
+SELECT 'index', regexp_replace(i.indexrelid::regclass::text, 'pg_toast_[0-9]+', 'pg_toast_N'),
+       regexp_replace(pg_get_indexdef(i.indexrelid), 'pg_toast_[0-9]+', 'pg_toast_N', 'g')
+FROM pg_index i WHERE i.indrelid IN (SELECT oid FROM relations)
+UNION ALL
+SELECT 'trigger', t.tgrelid::regclass::text || ' ' || t.tgname, concat_ws(' | ', t.tgenabled, pg_get_triggerdef(t.oid))
+FROM pg_trigger t WHERE t.tgrelid IN (SELECT oid FROM relations) AND NOT t.tgisinternal
+UNION ALL
+SELECT 'rule', r.ev_class::regclass::text || ' ' || r.rulename, concat_ws(' | ', r.ev_type, r.ev_enabled, r.is_instead)
+FROM pg_rewrite r WHERE r.ev_class IN (SELECT oid FROM relations)
+UNION ALL
+SELECT 'policy', p.polrelid::regclass::text || ' ' || p.polname,
+       concat_ws(' | ', p.polcmd, p.polpermissive, p.polroles::regrole[], pg_get_expr(p.polqual, p.polrelid),
+                 pg_get_expr(p.polwithcheck, p.polrelid))
+FROM pg_policy p WHERE p.polrelid IN (SELECT oid FROM relations)
+UNION ALL
+SELECT 'sequence', s.seqrelid::regclass::text,
+       concat_ws(' | ', s.seqtypid::regtype, s.seqstart, s.seqincrement, s.seqmax, s.seqmin, s.seqcache, s.seqcycle)
+FROM pg_sequence s WHERE s.seqrelid IN (SELECT oid FROM relations)
+UNION ALL
+SELECT 'type', t.oid::regtype::text,
+       concat_ws(' | ', t.typtype, t.typcategory, t.typowner::regrole, t.typacl, t.typarray::regtype, t.typrelid::regclass)
+FROM pg_type t WHERE t.oid IN (SELECT objid FROM objects WHERE classid = 'pg_type'::regclass)
+UNION ALL
+SELECT 'comment', n.name || CASE WHEN d.objsubid <> 0 THEN ' column ' || d.objsubid ELSE '' END, d.description
+FROM pg_description d JOIN named n ON n.classid = d.classoid AND n.objid = d.objoid
+UNION ALL
+SELECT 'initial privileges', n.name || CASE WHEN i.objsubid <> 0 THEN ' column ' || i.objsubid ELSE '' END,
+       concat_ws(' | ', i.privtype, i.initprivs)
+FROM pg_init_privs i JOIN named n ON n.classid = i.classoid AND n.objid = i.objoid
+UNION ALL
+SELECT 'dependency', n.name || CASE WHEN d.objsubid <> 0 THEN ' column ' || d.objsubid ELSE '' END,
+       concat_ws(' | ', d.deptype, regexp_replace(r.type || ' ' || r.identity, 'pg_toast_[0-9]+', 'pg_toast_N'))
+FROM pg_depend d JOIN named n ON n.classid = d.classid AND n.objid = d.objid,
+     LATERAL pg_identify_object(d.refclassid, d.refobjid, d.refobjsubid) r;
+
+-- ---------------------------------------------------------------------------------------------
+-- (a) 0.4 updated to the current version has the objects of a fresh install.
+CREATE EXTENSION pgdp VERSION '0.4';
+SELECT extversion,
+       (SELECT count(*) FROM pg_proc WHERE proname LIKE 'pgdp\_%transfn') AS transition_functions,
+       (SELECT count(*) FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid WHERE p.proname LIKE 'dp\_%') AS aggregates
 FROM pg_extension WHERE extname = 'pgdp';
 ALTER EXTENSION pgdp UPDATE;
-SELECT extversion, (SELECT count(*) FROM pg_proc WHERE proname IN ('dp_sum', 'dp_mean', 'dp_count')) AS aggregates,
-       (SELECT count(*) FROM pg_proc WHERE proname IN ('dp_sum_ci', 'dp_mean_ci', 'dp_count_ci')) AS interval_aggregates
+SELECT extversion,
+       (SELECT count(*) FROM pg_proc WHERE proname LIKE 'pgdp\_%transfn') AS transition_functions,
+       (SELECT count(*) FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid WHERE p.proname LIKE 'dp\_%') AS aggregates
 FROM pg_extension WHERE extname = 'pgdp';
+CREATE TEMP TABLE catalog_updated AS SELECT * FROM pgdp_catalog;
+DROP EXTENSION pgdp;
+CREATE EXTENSION pgdp;
+SELECT extversion FROM pg_extension WHERE extname = 'pgdp';
+CREATE TEMP TABLE catalog_fresh AS SELECT * FROM pgdp_catalog;
+-- What is compared, so that no difference means something (rows per kind).
+SELECT kind, count(*) AS rows FROM catalog_fresh GROUP BY kind ORDER BY kind;
+-- The differences, both ways: none.
+(SELECT 'only updated' AS side, * FROM catalog_updated EXCEPT ALL SELECT 'only updated', * FROM catalog_fresh)
+UNION ALL
+(SELECT 'only fresh', * FROM catalog_fresh EXCEPT ALL SELECT 'only fresh', * FROM catalog_updated)
+ORDER BY 2, 3, 1;
+
+-- ---------------------------------------------------------------------------------------------
+-- (b) Every object of the extension.
+SELECT pg_describe_object(classid, objid, objsubid) AS object
+FROM pg_depend
+WHERE refclassid = 'pg_extension'::regclass AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgdp')
+  AND deptype = 'e'
+ORDER BY 1;
 -- Every aggregate is parallel safe with combine, serialize and deserialize functions and a
--- read-write final function (never shared between releases).
+-- read-write final function (never shared between releases), on the internal state.
 SELECT count(*) AS aggregates, bool_and(p.proparallel = 's') AS parallel_safe,
        bool_and(a.aggcombinefn <> 0 AND a.aggserialfn <> 0 AND a.aggdeserialfn <> 0) AS combinable,
        bool_and(a.aggfinalmodify = 'w') AS read_write_final, bool_and(a.aggtranstype = 'internal'::regtype) AS internal_state
 FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
 WHERE p.proname LIKE 'dp\_%';
+-- The aggregates stay typed: their signatures and result types, one row per name and result.
+SELECT p.proname, pg_get_function_result(p.oid) AS result, count(*) AS signatures,
+       string_agg(DISTINCT split_part(pg_get_function_identity_arguments(p.oid), ',', 1), ', ') AS first_arguments
+FROM pg_proc p WHERE p.prokind = 'a' AND p.proname LIKE 'dp\_%'
+GROUP BY 1, 2 ORDER BY 1, 2;
+-- So a value of another type finds no aggregate (42883), at parse time, as before.
+SELECT dp_sum(x, 0, 1, 1) FROM (VALUES ('a'::text)) AS t(x);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT dp_mean(x, 0, 1, 1, 1e-6) FROM (VALUES (true)) AS t(x);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- A transition function cannot be called directly, whatever the value: no SQL value has the type
+-- internal of its state (42883, 42846; were one called outside an aggregate, AggCheckCallContext
+-- would refuse it).
+SELECT pgdp_clamped_transfn(NULL, 'a'::text, 0, 1, 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pgdp_clamped_transfn(NULL::internal, 'a'::text, 0, 1, 1);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 
--- The 0.3 -> 0.4 step with data: budgets in both modes, a designated admin and 0.3 ledger rows
--- (written here as the 0.3 ledger worker wrote them: one row per release, charge_id per query;
--- this library's worker writes the 0.4 catalog, so no release is made at 0.3).
-DROP EXTENSION pgdp CASCADE;
-CREATE EXTENSION pgdp VERSION '0.3';
+-- ---------------------------------------------------------------------------------------------
+-- (c) Data survives the update: budgets in both modes, a charge as the 0.4 ledger worker wrote
+-- it, a designated admin, and a user's view over a dp_sum (CREATE OR REPLACE AGGREGATE keeps the
+-- aggregate, so the view is not dropped).
+DROP EXTENSION pgdp;
+CREATE EXTENSION pgdp VERSION '0.4';
 CREATE ROLE upgrade_basic;
 CREATE ROLE upgrade_gauss;
-CREATE ROLE upgrade_fresh;
 CREATE ROLE upgrade_admin;
 SELECT pgdp.designate_admin('upgrade_admin');
-SELECT role, accounting FROM pgdp.set_budget('upgrade_basic', 1, 1e-5);
-SELECT role, accounting FROM pgdp.set_budget('upgrade_gauss', 1, 1e-5, 'gaussian');
-SELECT role, accounting FROM pgdp.set_budget('upgrade_fresh', 2, 1e-6, 'gaussian');
-INSERT INTO pgdp.ledger (role, charge_id, aggregate, mechanism, accounting, epsilon, delta, noise_scale, sensitivity,
-                         gaussian_mu2, query_id, query_text, backend_pid)
-VALUES ('upgrade_basic', 1, 'dp_count', 'laplace', 'basic', 0.25, 0, 4, 1, 0, NULL, 'SELECT dp_count(0.25) FROM t', 101),
-       ('upgrade_gauss', 2, 'dp_count', 'gaussian', 'gaussian', 0.1, 1e-6, 47.5, 1, 0.0004, 7, 'SELECT two', 102),
-       ('upgrade_gauss', 2, 'dp_sum', 'laplace', 'basic', 0.2, 0, 500, 100, 0, 7, 'SELECT two', 102);
-UPDATE pgdp.budgets SET epsilon_spent = 0.25, releases = 1 WHERE role = 'upgrade_basic'::regrole;
+SELECT role, accounting, release_limit FROM pgdp.set_budget('upgrade_basic', 1, 1e-5, min_epsilon => 0.01);
+SELECT role, accounting, gaussian_epsilon_limit FROM pgdp.set_budget('upgrade_gauss', 2, 1e-5, 'gaussian', release_limit => 10);
+INSERT INTO pgdp.charges (charge_id, role, backend_pid, query_id, query_text, aggregates, mechanisms, gaussian_part,
+                          epsilons, deltas, noise_scales, sensitivities, gaussian_mu2s)
+VALUES (nextval('pgdp.charge_ids'), 'upgrade_gauss', 102, 7, 'SELECT two', '{dp_count,dp_sum}', '{gaussian,laplace}',
+        '{t,f}', '{0.1,0.2}', '{0.000001,0}', '{47.5,500}', '{1,100}', '{0.0004,0}');
 UPDATE pgdp.budgets SET epsilon_spent = 0.2, gaussian_mu2 = 0.0004, releases = 2 WHERE role = 'upgrade_gauss'::regrole;
-CREATE TEMP TABLE ledger_03 AS
-SELECT charge_id, role, aggregate, mechanism, accounting, epsilon, delta, noise_scale, sensitivity, gaussian_mu2,
-       query_id, query_text, backend_pid
-FROM pgdp.ledger;
-ALTER EXTENSION pgdp UPDATE TO '0.4';
+CREATE TABLE upgrade_salaries (salary int4);
+INSERT INTO upgrade_salaries SELECT i % 150 FROM generate_series(1, 300) AS i;
+-- epsilon = 1e6: the integer release equals the exact clamped sum (see sql/aggregates.sql).
+CREATE VIEW upgrade_payroll AS
+SELECT dp_sum(salary, 0, 100, 1e6, 1e-6, 'gaussian') = sum(least(salary, 100)) AS exact FROM upgrade_salaries;
+CREATE TEMP TABLE budgets_04 AS SELECT * FROM pgdp.budgets;
+CREATE TEMP TABLE charges_04 AS SELECT * FROM pgdp.charges;
+CREATE TEMP TABLE ledger_04 AS SELECT * FROM pgdp.ledger;
+CREATE TEMP TABLE status_04 AS SELECT * FROM pgdp.budget_status;
+ALTER EXTENSION pgdp UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pgdp';
--- The releases are the same (every column but charged_at, which becomes the first release's),
--- one pgdp.charges row per charge.
-SELECT (SELECT count(*) FROM ledger_03) AS releases_before,
-       (SELECT count(*) FROM pgdp.ledger) AS releases_after,
+SELECT (SELECT count(*) FROM pgdp.budgets) AS budgets,
+       NOT EXISTS (SELECT * FROM pgdp.budgets EXCEPT SELECT * FROM budgets_04)
+           AND NOT EXISTS (SELECT * FROM budgets_04 EXCEPT SELECT * FROM pgdp.budgets) AS same_budgets,
        (SELECT count(*) FROM pgdp.charges) AS charges,
-       NOT EXISTS (SELECT charge_id, role, aggregate, mechanism, accounting, epsilon, delta, noise_scale, sensitivity,
-                          gaussian_mu2, query_id, query_text, backend_pid FROM pgdp.ledger
-                   EXCEPT SELECT * FROM ledger_03) AS same_releases;
-SELECT charge_id, role, aggregates, mechanisms, gaussian_part, epsilons FROM pgdp.charges ORDER BY charge_id;
--- Budgets: the new limits take their defaults; a gaussian role that spent keeps for its Gaussian
--- part exactly the room the 0.3 check gave it (the limits minus the basic part's spending), a
--- gaussian role that spent nothing gets the default split (half of each limit).
-SELECT role, accounting, epsilon_spent, gaussian_epsilon_limit, gaussian_delta_limit, min_epsilon, release_limit
-FROM pgdp.budgets ORDER BY role::text;
--- Catalog: the admin keeps the admin functions and views; PUBLIC has nothing on the tables;
--- pg_dump keeps budgets, charges and the charge id sequence (the 0.3 table is gone).
+       NOT EXISTS (SELECT * FROM pgdp.charges EXCEPT SELECT * FROM charges_04)
+           AND NOT EXISTS (SELECT * FROM charges_04 EXCEPT SELECT * FROM pgdp.charges) AS same_charges,
+       (SELECT count(*) FROM pgdp.ledger) AS releases,
+       NOT EXISTS (SELECT * FROM pgdp.ledger EXCEPT SELECT * FROM ledger_04)
+           AND NOT EXISTS (SELECT * FROM ledger_04 EXCEPT SELECT * FROM pgdp.ledger) AS same_releases,
+       NOT EXISTS (SELECT * FROM pgdp.budget_status EXCEPT SELECT * FROM status_04)
+           AND NOT EXISTS (SELECT * FROM status_04 EXCEPT SELECT * FROM pgdp.budget_status) AS same_status;
+SELECT role, accounting, gaussian_epsilon_limit, min_epsilon, release_limit, releases, gaussian_mu2
+FROM pgdp.budgets WHERE role::text LIKE 'upgrade\_%' ORDER BY role::text;
 SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS admin_sets,
        has_function_privilege('upgrade_admin', 'pgdp.raise_budget(regrole, numeric, numeric)', 'EXECUTE') AS admin_raises,
        has_table_privilege('upgrade_admin', 'pgdp.ledger', 'SELECT') AS admin_reads_ledger,
-       has_table_privilege('upgrade_admin', 'pgdp.budget_status', 'SELECT') AS admin_reads_status,
        has_table_privilege('upgrade_basic', 'pgdp.charges', 'SELECT') AS analyst_reads_charges,
        has_function_privilege('upgrade_basic', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS analyst_sets;
-SELECT c.relname FROM pg_extension e, unnest(e.extconfig) AS x(oid) JOIN pg_class c ON c.oid = x.oid
-WHERE e.extname = 'pgdp' ORDER BY 1;
--- The 0.3 -> 0.4 catalog is the same as a fresh 0.4 install (columns of every pgdp relation).
-CREATE TEMP TABLE columns_updated AS
-SELECT c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS type
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
-WHERE n.nspname = 'pgdp' AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'v');
-DROP EXTENSION pgdp CASCADE;
-CREATE EXTENSION pgdp;
-SELECT count(*) AS columns_differing FROM (
-    (SELECT relname, attname, type FROM columns_updated
-     EXCEPT SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
-     WHERE n.nspname = 'pgdp' AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'v'))
-    UNION ALL
-    (SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
-     WHERE n.nspname = 'pgdp' AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'v')
-     EXCEPT SELECT relname, attname, type FROM columns_updated)) AS d;
+-- pg_dump keeps budgets, charges and the charge id sequence, and nothing else.
+SELECT x::regclass AS configuration_table FROM pg_extension e, unnest(e.extconfig) AS x WHERE e.extname = 'pgdp';
+-- The view still calls the same dp_sum, now on the "any" transition function, and releases.
+SELECT pg_describe_object(refclassid, refobjid, 0) AS view_uses
+FROM pg_depend
+WHERE classid = 'pg_rewrite'::regclass AND objid = (SELECT oid FROM pg_rewrite WHERE ev_class = 'upgrade_payroll'::regclass)
+  AND refclassid = 'pg_proc'::regclass AND refobjid IN (SELECT oid FROM pg_proc WHERE proname LIKE 'dp\_%');
+SELECT a.aggtransfn::oid::regprocedure AS transition_function
+FROM pg_aggregate a WHERE a.aggfnoid = 'dp_sum(int4, float8, float8, float8, float8, text)'::regprocedure;
+SELECT epsilon_limit FROM pgdp.set_budget(session_user::regrole, 1e18, 0.99);
+SELECT exact FROM upgrade_payroll;
+DROP VIEW upgrade_payroll;
+DROP TABLE upgrade_salaries;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'upgrade\_%';
-DROP ROLE upgrade_basic, upgrade_gauss, upgrade_fresh, upgrade_admin;
+SELECT pgdp.revoke_admin('upgrade_admin');
+DROP ROLE upgrade_basic, upgrade_gauss, upgrade_admin;

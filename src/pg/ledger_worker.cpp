@@ -571,7 +571,7 @@ void charge_isolated(RequestSlot& request) {
                     "Nothing was released or charged.",
                     error->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE
                         ? "The role's budget row is locked by another transaction (an admin change in progress?)."
-                        : "Check that pgdp 0.4 is installed in this database (ALTER EXTENSION pgdp UPDATE).");
+                        : "Check that pgdp is installed in this database and up to date (ALTER EXTENSION pgdp UPDATE).");
         ereport(LOG, (errmsg("pgdp ledger: charge for role %u failed: %s", request.role, error->message)));
         FreeErrorData(error);
     }
@@ -609,8 +609,8 @@ void process(Taken* batch, int count) {
             set_outcome(batch[i].request.outcome, ChargeOutcome::Failed,
                         psprintf("pgdp could not charge the release: %s", error->message),
                         "Nothing was released or charged.",
-                        "Check that pgdp 0.4 is installed in this database (ALTER EXTENSION pgdp "
-                        "UPDATE) and see the server log.");
+                        "Check that pgdp is installed in this database and up to date (ALTER EXTENSION "
+                        "pgdp UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
         for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &describe_budget, &spend_budget, &record_charge, &next_charge_id}) {

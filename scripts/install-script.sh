@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Writes pgdp's install script, extension/pgdp--VERSION.sql (VERSION: default_version in
+# pgdp.control), from extension/pgdp.sql.in: drops the template's --! lines and replaces the line
+# @aggregates@ with the transition functions and every aggregate, one CREATE AGGREGATE per
+# signature, so that `grep 'CREATE AGGREGATE dp_sum('` finds each. The generated script is
+# checked in (it is what CREATE EXTENSION runs); `make` regenerates it when this script, the
+# template or pgdp.control changed.
+#
+#   bash scripts/install-script.sh           write it
+#   bash scripts/install-script.sh --check   exit 1 if the checked-in script differs from what
+#                                            would be written (run by scripts/test.sh)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+version="$(sed -n "s/^default_version = '\([^']*\)'.*/\1/p" pgdp.control)"
+[ -n "$version" ] || { echo "install-script: no default_version in pgdp.control" >&2; exit 1; }
+template=extension/pgdp.sql.in
+target="extension/pgdp--${version}.sql"
+
+# The three forms of every aggregate, by the privacy parameters after the value (and its bounds):
+#   epsilon                       pure epsilon-DP, mechanism 'laplace'
+#   epsilon, delta                mechanism 'auto'
+#   epsilon, delta, mechanism     'gaussian', 'tlap', 'laplace' or 'auto'
+FORMS=('float8' 'float8, float8' 'float8, float8, text')
+VALUE_TYPES=(int2 int4 int8 float4 float8 numeric)
+BOUNDS='float8, float8'  # lower, upper
+
+# What every pgdp aggregate shares: an internal fixed-point state (32 bytes), an exact combine
+# function with versioned (de)serialisation for parallel plans, and a final function that adds the
+# noise and may modify the state (READ_WRITE: PostgreSQL never calls it twice on one state, so no
+# two releases can share a state).
+SHARED_OPTIONS='STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE'
+
+# transition NAME SYMBOL ARGUMENTS
+transition() {
+    printf "CREATE FUNCTION %s(internal, %s) RETURNS internal\nAS 'MODULE_PATHNAME', '%s' LANGUAGE C PARALLEL SAFE;\n" \
+        "$1" "$3" "$2"
+}
+
+# aggregate NAME ARGUMENTS SFUNC FINALFUNC COMMENT; ARGUMENTS may name alpha ("alpha float8").
+aggregate() {
+    local name="$1" arguments="$2" sfunc="$3" finalfunc="$4" comment="$5"
+    printf 'CREATE AGGREGATE %s(%s) (\n    SFUNC = %s, FINALFUNC = %s,\n    %s);\n' \
+        "$name" "$arguments" "$sfunc" "$finalfunc" "$SHARED_OPTIONS"
+    printf "COMMENT ON AGGREGATE %s(%s) IS\n    '%s';\n" "$name" "${arguments//alpha /}" "${comment//\'/\'\'}"
+}
+
+sum_final() {
+    case "$1" in
+        int2 | int4 | int8) echo pgdp_sum_final_int8 ;;
+        numeric) echo pgdp_sum_final_numeric ;;
+        *) echo pgdp_sum_final_float8 ;;
+    esac
+}
+mean_final() {
+    case "$1" in
+        numeric) echo pgdp_mean_final_numeric ;;
+        *) echo pgdp_mean_final_float8 ;;
+    esac
+}
+
+SUM_COMMENT='Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).'
+MEAN_COMMENT='Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.'
+COUNT_COMMENT='Differentially private count of the rows of the group; sensitivity 1.'
+SUM_CI_COMMENT='dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.'
+MEAN_CI_COMMENT='dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.'
+COUNT_CI_COMMENT='dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.'
+
+aggregates() {
+    local form type
+    cat <<'EOF'
+-- Transition functions. Their value argument is "any" (as for the built-in count("any")): the
+-- aggregates below are typed, so PostgreSQL has already resolved and coerced the value to one of
+-- the aggregate's types, and the C code reads which from the call's Aggref. One function per form
+-- of the privacy parameters; none can run outside an aggregate (AggCheckCallContext).
+EOF
+    for form in "${FORMS[@]}"; do transition pgdp_clamped_transfn pgdp_clamped_transfn "\"any\", $BOUNDS, $form"; done
+    for form in "${FORMS[@]}"; do transition pgdp_clamped_ci_transfn pgdp_clamped_ci_transfn "\"any\", $BOUNDS, $form, float8"; done
+    for form in "${FORMS[@]}"; do transition pgdp_count_transfn pgdp_count_transfn "$form"; done
+    for form in "${FORMS[@]}"; do transition pgdp_count_ci_transfn pgdp_count_ci_transfn "$form, float8"; done
+    cat <<'EOF'
+
+-- The aggregates: dp_sum and dp_mean (and dp_sum_ci, dp_mean_ci) for every value type and form,
+--   (value, lower, upper, epsilon [, delta [, mechanism]] [, alpha])
+-- dp_sum returns bigint for integer values, numeric for numeric and double precision otherwise;
+-- dp_mean returns numeric for numeric values and double precision otherwise; the *_ci forms
+-- return a dp_release. dp_count and dp_count_ci take no value: (epsilon [, delta [, mechanism]]).
+EOF
+    for type in "${VALUE_TYPES[@]}"; do
+        echo
+        echo "-- $type values"
+        for form in "${FORMS[@]}"; do
+            aggregate dp_sum "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(sum_final "$type")" "$SUM_COMMENT"
+            aggregate dp_mean "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(mean_final "$type")" "$MEAN_COMMENT"
+            aggregate dp_sum_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_sum_ci_final \
+                "$SUM_CI_COMMENT"
+            aggregate dp_mean_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_mean_ci_final \
+                "$MEAN_CI_COMMENT"
+        done
+    done
+    echo
+    echo "-- dp_count"
+    for form in "${FORMS[@]}"; do
+        aggregate dp_count "$form" pgdp_count_transfn pgdp_count_final "$COUNT_COMMENT"
+        aggregate dp_count_ci "$form, alpha float8" pgdp_count_ci_transfn pgdp_count_ci_final "$COUNT_CI_COMMENT"
+    done
+}
+
+generate() {
+    [ "$(grep -c '^@aggregates@$' "$template")" = 1 ] || {
+        echo "install-script: $template must hold the line @aggregates@ once" >&2
+        exit 1
+    }
+    echo "-- pgdp $version: install script. GENERATED by scripts/install-script.sh from $template;"
+    echo "-- edit those and run make (the tests check that this file is up to date)."
+    local line
+    while IFS= read -r line || [ -n "$line" ]; do
+        case "$line" in
+            '--!'*) ;;
+            '@aggregates@') aggregates ;;
+            *) printf '%s\n' "$line" ;;
+        esac
+    done <"$template"
+}
+
+if [ "${1:-}" = "--check" ]; then
+    if ! generate | cmp -s - "$target"; then
+        echo "install-script: $target is not what scripts/install-script.sh generates from $template" >&2
+        echo "install-script: run 'bash scripts/install-script.sh' (or make) and commit the result" >&2
+        generate | diff -u "$target" - | head -n 40 >&2 || true
+        exit 1
+    fi
+    echo "install-script: $target is up to date"
+else
+    tmp="$(mktemp "$target.XXXXXX")"
+    generate >"$tmp"
+    chmod 644 "$tmp"
+    mv "$tmp" "$target"
+    echo "install-script: wrote $target"
+fi
