@@ -255,6 +255,10 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
 
 bool is_integer_type(Oid type) { return type == INT2OID || type == INT4OID || type == INT8OID; }
 
+bool is_value_type(Oid type) {
+    return is_integer_type(type) || type == FLOAT4OID || type == FLOAT8OID || type == NUMERICOID;
+}
+
 Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, const ArgumentContext& context) {
     const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
     const int nargs = list_length(aggref->args) - (identity.with_interval ? 1 : 0);  // without alpha
@@ -263,6 +267,14 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, co
     if (identity.with_interval) given.alpha = float8_parameter(aggref, nargs, "alpha", context);
     parameters.value_type =
         at.lower < 0 ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
+    if (at.lower >= 0 && !is_value_type(parameters.value_type)) {
+        // pgdp's own aggregates coerce their values to these; another aggregate built on pgdp's
+        // "any" transition functions must too (the value is read as one of them).
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("%s cannot aggregate values of type %s", identity.name,
+                               format_type_be(parameters.value_type)),
+                        errhint("Pass a smallint, integer, bigint, real, double precision or numeric value.")));
+    }
     given.integer_values = at.lower >= 0 && is_integer_type(parameters.value_type);
     if (at.lower >= 0) {
         given.lower = float8_parameter(aggref, at.lower, "lower", context);

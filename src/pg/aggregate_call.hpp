@@ -54,6 +54,8 @@ struct ArgumentContext {
 Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, const ArgumentContext& context);
 
 bool is_integer_type(Oid type);
+// The value types the aggregates read: the integer types, real, double precision and numeric.
+bool is_value_type(Oid type);
 
 // In a Finalize Aggregate (parallel plans) the call's argument is a reference to the partial
 // aggregate's output; follows it down the plan from agg_plan (Gather, Sort, ... pass columns
