@@ -36,6 +36,7 @@ extern "C" {
 #include <string>
 
 #include "core/budget_accounting.hpp"
+#include "core/decimal_text.hpp"
 #include "core/release_plan.hpp"
 #include "pg/cpp_boundary.hpp"
 
@@ -308,17 +309,16 @@ void prepare_plans() {
 // PostgreSQL calls below may ereport (longjmp): no C++ object with a destructor lives in these
 // frames; decimals are written into plain buffers.
 struct Decimal {
-    char text[40];
+    char text[pgdp::kMaxDecimalTextLength + 1];
 };
 
+// The charged decimal of x (budget_accounting.hpp). A non-finite x (not reached: the aggregates
+// validate) fails the request behind the barrier, inside charge_isolated's subtransaction:
+// nothing is charged or released.
 Decimal decimal(double x) {
     Decimal out{};
-    try {
-        const std::string shortest = pgdp::shortest_decimal(x);
-        snprintf(out.text, sizeof out.text, "%s", shortest.c_str());
-    } catch (...) {
-        snprintf(out.text, sizeof out.text, "NaN");  // not reached: the aggregates validate
-    }
+    PGDP_GUARDED(const std::string shortest = pgdp::shortest_decimal(x);
+                 snprintf(out.text, sizeof out.text, "%s", shortest.c_str()));
     return out;
 }
 
