@@ -3,22 +3,19 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "core/budget_accounting.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 
+#include "core/decimal_text.hpp"
 #include "core/gaussian_profile.hpp"
 
 namespace pgdp {
 
 std::string shortest_decimal(double x) {
     if (!std::isfinite(x)) throw std::invalid_argument("shortest_decimal: not a finite number");
-    char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
-    if (result.ec != std::errc()) throw std::runtime_error("shortest_decimal: conversion failed");
-    return std::string(buffer, result.ptr);
+    return shown(x);
 }
 
 double calibration_below(double x) { return x > 0.0 ? std::nextafter(x, 0.0) : x; }

@@ -17,7 +17,8 @@
 
 namespace pgdp {
 
-// The shortest decimal string that reads back as x (std::to_chars): the value charged.
+// The value charged for x: its shortest round-trip decimal (shown(x), core/decimal_text.hpp).
+// Throws std::invalid_argument for a non-finite x: no NaN or Infinity is ever charged.
 std::string shortest_decimal(double x);
 
 // The value the mechanisms are calibrated at: one ulp below x (x itself when x is 0). The

@@ -4,20 +4,11 @@
 #include <cmath>
 #include <limits>
 
-#include <boost/math/special_functions/erf.hpp>
+#include "core/boost_policy.hpp"
 
 namespace pgdp {
 
 namespace {
-
-// Boost promotes double arguments to long double by default; erfcx(double) needs only double
-// accuracy and is on the calibration's hot path.
-using NoPromotion = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
-
-template <typename Real>
-Real complementary_error_function(Real x) {
-    return boost::math::erfc(x, NoPromotion());
-}
 
 // Asymptotic series erfcx(x) = 1/(x sqrt(pi)) sum_n (-1)^n (2n-1)!! / (2x^2)^n (Abramowitz &
 // Stegun 7.1.23). Used only where the first omitted term is below the type's epsilon.
@@ -40,7 +31,7 @@ template <typename Real>
 Real erfcx_direct(Real x) {
     const Real hi = x * x;
     const Real lo = std::fma(x, x, -hi);
-    return std::exp(hi) * (Real(1) + lo) * complementary_error_function(x);
+    return std::exp(hi) * (Real(1) + lo) * detail::fast_erfc(x);
 }
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <string>
 
 #include <boost/math/policies/error_handling.hpp>
-#include <boost/math/policies/policy.hpp>
 #include <boost/math/special_functions/erf.hpp>
 
+#include "core/boost_policy.hpp"
 #include "core/errors.hpp"
 #include "core/erfcx.hpp"
 #include "core/gaussian_kernels.hpp"
@@ -20,11 +20,7 @@ namespace {
 
 using detail::sigma_from_shape;
 
-// Double-precision evaluation without Boost's default promotion to long double: the closed forms
-// need only ~1e-15 relative accuracy and must stay under 100 ns.
-using NoPromotion = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
-
-double inverse_erfc(double p) { return boost::math::erfc_inv(p, NoPromotion()); }
+double inverse_erfc(double p) { return boost::math::erfc_inv(p, detail::NoPromotion()); }
 
 // Relative widening applied to numerically solved sigmas so that rounding in the solver can never
 // leave them below the true optimum; far below the 1e-9 accuracy promised.

@@ -4,18 +4,10 @@
 
 #include <cmath>
 
-#include <boost/math/special_functions/erf.hpp>
-
+#include "core/boost_policy.hpp"
 #include "core/erfcx.hpp"
 
 namespace pgdp::detail {
-
-// erfc without Boost's promotion of double to long double (see erfcx.cpp).
-template <typename Real>
-Real fast_erfc(Real x) {
-    using NoPromotion = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
-    return boost::math::erfc(x, NoPromotion());
-}
 
 template <typename Real>
 constexpr Real kTwoOverSqrtPi = Real(1.12837916709551257389615890312154517L);

@@ -12,10 +12,17 @@
 
 #include <cstdint>
 
+#include "core/discrete_gaussian_calibration.hpp"
 #include "core/exact_sampling.hpp"
 #include "core/random_source.hpp"
 
 namespace pgdp {
+
+// Relative safety margin on every long double evaluation of a privacy quantity (the truncated
+// Laplace bound, the discrete Gaussian profile). Those kernels use at most a few hundred
+// correctly-rounded-or-1-ulp operations per term chain, each of relative error <= 2^-63 ~ 1.1e-19,
+// so their relative error is far below 1e-14; the margin 1e-12 dominates it with room to spare.
+constexpr long double kLongDoubleSafetyMargin = 1e-12L;
 
 // ---- the grid --------------------------------------------------------------------------------
 
@@ -32,6 +39,11 @@ constexpr int kLaplaceResolutionBits = 20;
 double grid_granularity(double scale, int resolution_bits, double min_granularity = 0.0);
 double gaussian_granularity(double sigma, double min_granularity = 0.0);
 double laplace_granularity(double scale, double min_granularity = 0.0);
+// The grid of the Laplace and truncated Laplace mechanisms (releases and the standalone tlap
+// sampler): laplace_granularity of the smaller of the scale sensitivity/epsilon and the
+// sensitivity, so that the sensitivity is >= 2^R grid units and rounding inflates it by at most
+// 2^-R even when epsilon is large.
+double laplace_family_granularity(double epsilon, double sensitivity, double min_granularity = 0.0);
 
 // Sensitivity in grid units. If the aggregate rounds its exact value v to the nearest grid point
 // round(v/g) (rounding charged to sensitivity), two neighbouring values with |v - v'| <= Delta
@@ -73,27 +85,9 @@ std::int64_t sample_truncated_laplace_int(const TruncatedDiscreteLaplace& params
 
 // ---- discrete Gaussian -----------------------------------------------------------------------
 
-// The exact delta of the discrete Gaussian N_Z(0, sigma2) for integer sensitivity at epsilon
-// (Canonne-Kamath-Steinke 2020, Theorem 7):
-//   delta = P[Y > eps s^2/D - D/2] - e^eps P[Y > eps s^2/D + D/2],  Y ~ N_Z(0, s^2).
-// Returns an upper bound: tails truncated where that can only lower delta, normalisation
-// replaced by its lower bound sqrt(2 pi) s (Poisson summation), a relative safety margin of
-// 1e-12 for long double rounding. Unvalidated (sigma2 > 0, epsilon >= 0, sensitivity_int >= 1).
-long double discrete_gaussian_delta(long double sigma2, long double epsilon,
-                                    std::uint64_t sensitivity_int);
+// Its exact privacy profile and calibration: core/discrete_gaussian_calibration.hpp.
 
-struct DiscreteGaussianCalibration {
-    Rational sigma2_int;  // sigma_int^2, a dyadic rational with a numerator below 2^42
-    double sigma_int;     // sqrt(sigma2_int) rounded up (for accuracy reports)
-    long double delta_bound;  // discrete_gaussian_delta(sigma2_int, epsilon, sensitivity_int)
-};
-// The smallest sigma_int^2 (up to a relative 2^-16 search step) >= start_sigma_int^2 with
-// discrete_gaussian_delta <= delta. start_sigma_int: usually the continuous optimum
-// analytic_gaussian_sigma(epsilon, delta, sensitivity_int). Validates its arguments.
-DiscreteGaussianCalibration calibrate_discrete_gaussian(double epsilon, double delta,
-                                                        std::uint64_t sensitivity_int,
-                                                        double start_sigma_int);
-// sigma_int^2 = sigma_int^2 rounded up to a dyadic rational with a numerator below 2^42.
+// sigma2 rounded up to a dyadic rational with a numerator below 2^42.
 Rational round_up_sigma2(long double sigma2);
 std::int64_t sample_gaussian_int(const Rational& sigma2_int, RandomSource& random);
 

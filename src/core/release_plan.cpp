@@ -139,7 +139,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
         case Mechanism::Laplace: {
             // Grid from min(scale, sensitivity): sensitivity >= 2^R grid units, so the rounding
             // charged inflates it by at most 2^-R.
-            plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
+            plan.granularity = laplace_family_granularity(epsilon, sensitivity, min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const Rational scale_int = laplace_scale_int(epsilon, plan.sensitivity_int);
             require_release_scale(to_double(scale_int), kMaxReleaseScaleSteps, "2^57");
@@ -149,7 +149,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             break;
         }
         case Mechanism::TruncatedLaplace: {
-            plan.granularity = laplace_granularity(std::min(sensitivity / epsilon, sensitivity), min_granularity);
+            plan.granularity = laplace_family_granularity(epsilon, sensitivity, min_granularity);
             plan.sensitivity_int = grid_sensitivity(plan.granularity);
             const TruncatedDiscreteLaplace params =
                 truncated_discrete_laplace(epsilon, delta, plan.sensitivity_int);

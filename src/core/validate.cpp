@@ -5,16 +5,9 @@
 #include <limits>
 #include <string>
 
-#include "core/budget_accounting.hpp"
 #include "core/errors.hpp"
 
 namespace pgdp {
-
-std::string shown(double value) {
-    if (std::isnan(value)) return "NaN";
-    if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-    return shortest_decimal(value);
-}
 
 std::string quoted(std::string_view text) {
     std::size_t characters = 0;

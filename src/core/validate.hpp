@@ -5,12 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "core/decimal_text.hpp"
+
 namespace pgdp {
 
-// A float8 argument as the user wrote it, for messages: the shortest decimal that reads back as
-// the same double (shortest_decimal: 0.7, 5e-324, -0), or NaN, Infinity, -Infinity as
-// PostgreSQL spells them. At most 24 characters.
-std::string shown(double value);
+// shown(value), a float8 argument as the user wrote it in messages: core/decimal_text.hpp.
 
 // Longest user-supplied text a message echoes, in characters; longer text is cut and ends in "...".
 constexpr std::size_t kMaxEchoedCharacters = 40;

@@ -64,10 +64,12 @@ bool guarded(ErrorReport& report, Body&& body) noexcept {
 
 }  // namespace pgdp::pg
 
-// Runs `statement` behind the barrier and raises the recorded error, if any, afterwards.
-#define PGDP_GUARDED(statement)                                              \
-    do {                                                                     \
-        ::pgdp::pg::ErrorReport pgdp_error_report_;                          \
-        if (!::pgdp::pg::guarded(pgdp_error_report_, [&]() { statement; }))  \
-            ::pgdp::pg::raise(pgdp_error_report_);                           \
+// Runs the statements behind the barrier and raises the recorded error, if any, afterwards.
+// Variadic, so that a body with commas (a braced initializer, a template argument list) needs no
+// extra parentheses: PGDP_GUARDED(x = f(a, b)); or PGDP_GUARDED(auto t = g(); use(t));
+#define PGDP_GUARDED(...)                                                        \
+    do {                                                                         \
+        ::pgdp::pg::ErrorReport pgdp_error_report_;                              \
+        if (!::pgdp::pg::guarded(pgdp_error_report_, [&]() { __VA_ARGS__; }))    \
+            ::pgdp::pg::raise(pgdp_error_report_);                               \
     } while (0)

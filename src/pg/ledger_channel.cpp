@@ -153,6 +153,11 @@ long remaining_ms(TimestampTz deadline) {
 
 LedgerShared* ledger_shared() { return shared; }
 
+void sleep_on_latch(long timeout_ms) {
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, timeout_ms, PG_WAIT_EXTENSION);
+    ResetLatch(MyLatch);
+}
+
 PoolWorker* worker_bound_to(LedgerShared* ledger, Oid database) {
     for (int i = 0; i < ledger->pool_size; ++i) {
         if (ledger->workers[i].database == database) return &ledger->workers[i];
@@ -241,8 +246,7 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
         }
         LWLockRelease(shared->lock);
         if (remaining_ms(deadline) == 0) timed_out();
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
-        ResetLatch(MyLatch);
+        sleep_on_latch(10);
         CHECK_FOR_INTERRUPTS();
     }
 
@@ -253,9 +257,7 @@ ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_t
             if (take_outcome(&outcome)) break;
             const long wait = remaining_ms(deadline);
             if (wait == 0) timed_out();
-            (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait < 200 ? wait : 200,
-                            PG_WAIT_EXTENSION);
-            ResetLatch(MyLatch);
+            sleep_on_latch(wait < 200 ? wait : 200);
             CHECK_FOR_INTERRUPTS();
             // The worker may have exited (idle, time slice, terminated) with the request still
             // pending: bind a free one again.

@@ -66,4 +66,8 @@ LedgerShared* ledger_shared();  // nullptr unless attached
 // Under the lock: the pool entry bound to this database, or nullptr.
 PoolWorker* worker_bound_to(LedgerShared* shared, Oid database);
 
+// Sleeps until this process's latch is set (a request, an answer, an assignment) or timeout_ms
+// passes, then resets the latch; exits if the postmaster died.
+void sleep_on_latch(long timeout_ms);
+
 }  // namespace pgdp::pg

@@ -36,6 +36,7 @@ extern "C" {
 #include <string>
 
 #include "core/budget_accounting.hpp"
+#include "core/decimal_text.hpp"
 #include "core/release_plan.hpp"
 #include "pg/cpp_boundary.hpp"
 
@@ -54,12 +55,23 @@ struct Taken {
 int pool_index = -1;              // this process's entry in LedgerShared::workers
 Oid my_database = InvalidOid;     // the database it serves, once assigned
 
-void fail_request(RequestSlot& slot, const char* message) {
+void set_outcome(ChargeOutcome& outcome, ChargeOutcome::Code code, const char* message, const char* detail,
+                 const char* hint) {
+    outcome.code = code;
+    snprintf(outcome.message, sizeof outcome.message, "%s", message);
+    snprintf(outcome.detail, sizeof outcome.detail, "%s", detail);
+    snprintf(outcome.hint, sizeof outcome.hint, "%s", hint);
+}
+
+// A request that failed: nothing of it was committed. No palloc (also called on exit).
+void set_failed(ChargeOutcome& outcome, const char* reason, const char* hint) {
+    set_outcome(outcome, ChargeOutcome::Failed, "", "Nothing was released or charged.", hint);
+    snprintf(outcome.message, sizeof outcome.message, "pgdp could not charge the release: %s", reason);
+}
+
+void fail_request(RequestSlot& slot, const char* reason) {
     slot.outcome = ChargeOutcome{};
-    slot.outcome.code = ChargeOutcome::Failed;
-    snprintf(slot.outcome.message, sizeof slot.outcome.message, "%s", message);
-    snprintf(slot.outcome.detail, sizeof slot.outcome.detail, "Nothing was released or charged.");
-    snprintf(slot.outcome.hint, sizeof slot.outcome.hint, "Retry; see the server log.");
+    set_failed(slot.outcome, reason, "Retry; see the server log.");
     slot.state = SlotState::Done;
     if (slot.requester != nullptr) SetLatch(slot.requester);
 }
@@ -80,11 +92,11 @@ void unregister_worker(int, Datum) {
         RequestSlot& slot = shared->slots[i];
         const bool taken_by_me = slot.taken_by == MyProcPid && slot.database == my_database;
         if (taken_by_me && slot.state == SlotState::InProgress) {
-            fail_request(slot, "pgdp could not charge the release: the ledger worker exited");
+            fail_request(slot, "the ledger worker exited");
         } else if (taken_by_me && slot.state == SlotState::Abandoned) {
             slot.state = SlotState::Idle;
         } else if (connect_failed && slot.state == SlotState::Pending && slot.database == entry.database) {
-            fail_request(slot, "pgdp could not charge the release: the ledger worker could not connect to the database");
+            fail_request(slot, "the ledger worker could not connect to the database");
         }
     }
     if (holds_entry) {
@@ -128,8 +140,7 @@ Oid wait_for_database() {
         LWLockRelease(shared->lock);
         if (database != InvalidOid) return database;
         // The latch is set on assignment; the timeout is only a safety net.
-        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1000, PG_WAIT_EXTENSION);
-        ResetLatch(MyLatch);
+        sleep_on_latch(1000);
     }
 }
 
@@ -206,14 +217,6 @@ void deliver(const Taken* batch, int count) {
         }
     }
     LWLockRelease(shared->lock);
-}
-
-void set_outcome(ChargeOutcome& outcome, ChargeOutcome::Code code, const char* message, const char* detail,
-                 const char* hint) {
-    outcome.code = code;
-    snprintf(outcome.message, sizeof outcome.message, "%s", message);
-    snprintf(outcome.detail, sizeof outcome.detail, "%s", detail);
-    snprintf(outcome.hint, sizeof outcome.hint, "%s", hint);
 }
 
 // Kept SPI plans (prepared once per worker).
@@ -294,7 +297,7 @@ void prepare_plans() {
         "       gaussian_mu2 = $4, releases = releases + $5, updated_at = now() WHERE role = $1",
         5, spend_types);
     next_charge_id = keep("SELECT nextval('pgdp.charge_ids')", 0, nullptr);
-    // One row per charge (extension/pgdp--0.3--0.4.sql): release i is element i of each array.
+    // One row per charge (extension/pgdp.sql.in, pgdp.charges): release i is element i of each array.
     Oid record_types[] = {INT8OID,      REGROLEOID,   INT4OID,        INT8OID,        TEXTOID,
                           TEXTARRAYOID, TEXTARRAYOID, BOOLARRAYOID,   TEXTARRAYOID,   TEXTARRAYOID,
                           FLOAT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
@@ -308,17 +311,16 @@ void prepare_plans() {
 // PostgreSQL calls below may ereport (longjmp): no C++ object with a destructor lives in these
 // frames; decimals are written into plain buffers.
 struct Decimal {
-    char text[40];
+    char text[pgdp::kMaxDecimalTextLength + 1];
 };
 
+// The charged decimal of x (budget_accounting.hpp). A non-finite x (not reached: the aggregates
+// validate) fails the request behind the barrier, inside charge_isolated's subtransaction:
+// nothing is charged or released.
 Decimal decimal(double x) {
     Decimal out{};
-    try {
-        const std::string shortest = pgdp::shortest_decimal(x);
-        snprintf(out.text, sizeof out.text, "%s", shortest.c_str());
-    } catch (...) {
-        snprintf(out.text, sizeof out.text, "NaN");  // not reached: the aggregates validate
-    }
+    PGDP_GUARDED(const std::string shortest = pgdp::shortest_decimal(x);
+                 snprintf(out.text, sizeof out.text, "%s", shortest.c_str()));
     return out;
 }
 
@@ -365,145 +367,213 @@ bool column_bool(int row, int column) {
 
 double rounded_down(double x) { return std::nextafter(x, -std::numeric_limits<double>::infinity()); }
 
-// Checks and records one request inside the batch's transaction. Refusals (nothing written, in
-// this order): no budget; an epsilon below the role's min_epsilon; the release quota; the basic
-// part; the Gaussian part (gaussian accounting).
-void charge(RequestSlot& request) {
-    ChargeOutcome& outcome = request.outcome;
-    const char* role_name = GetUserNameFromId(request.role, true);
-    const char* role = role_name != nullptr ? role_name : psprintf("%u", request.role);
-    Datum role_datum = ObjectIdGetDatum(request.role);
+// ---- one charge: lock the budget row, split the releases, check the limits, write the charge ----
+// Every step runs inside the batch's transaction and charge_isolated's subtransaction; a step that
+// refuses writes the outcome and nothing else.
+
+// The role's name for messages (its oid when the role was dropped meanwhile).
+const char* role_display_name(Oid role) {
+    const char* name = GetUserNameFromId(role, true);
+    return name != nullptr ? name : psprintf("%u", role);
+}
+
+// Locks the role's budget row (FOR UPDATE: charges of one role are serialised, and an admin
+// change in progress holds them off) and reads whether its Gaussian releases join the budget's
+// Gaussian part. False, with the NoBudget outcome, when the role has no budget.
+bool lock_budget_row(RequestSlot& request, const char* role, Datum role_datum, bool* gaussian_accounting) {
     if (SPI_execute_plan(lock_budget, &role_datum, nullptr, false, 1) != SPI_OK_SELECT) {
         elog(ERROR, "pgdp ledger: reading the budget failed");
     }
     if (SPI_processed == 0) {
-        set_outcome(outcome, ChargeOutcome::NoBudget, psprintf("role \"%s\" has no privacy budget", role),
-                    psprintf("Every release is charged to the session user, and \"%s\" has no row in pgdp.budgets; "
-                             "nothing was released or charged.", role),
-                    psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).", role));
-        return;
+        set_outcome(request.outcome, ChargeOutcome::NoBudget,
+                    psprintf("role \"%s\" has no privacy budget", role),
+                    psprintf("Every release is charged to the session user, and \"%s\" has no row in "
+                             "pgdp.budgets; nothing was released or charged.",
+                             role),
+                    psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).",
+                             role));
+        return false;
     }
-    const bool gaussian_accounting = column_bool(0, 1);
+    *gaussian_accounting = column_bool(0, 1);
+    return true;
+}
 
-    // Basic part: decimals of the releases not in the Gaussian part; Gaussian part: their mu^2.
+// The query's releases split between the budget's parts: the basic part takes the decimals of the
+// releases not in the Gaussian part, the Gaussian part their mu^2. Plain data (palloc'd arrays).
+struct ReleaseSplit {
+    Decimal* basic_epsilons;
+    Decimal* basic_deltas;
+    int basic;                // releases in the basic part
+    bool* in_gaussian_part;   // per release
+    double mu2_added;         // sum of the Gaussian part's mu^2, rounded up
+    double requested_epsilon; // the query's totals, for messages
+    double requested_delta;
+    Decimal smallest_epsilon; // checked against the role's min_epsilon
+};
+
+ReleaseSplit split_releases(const RequestSlot& request, bool gaussian_accounting) {
     const int count = request.count;
-    Decimal* epsilons = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
-    Decimal* deltas = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
-    bool* in_gaussian_part = static_cast<bool*>(palloc(sizeof(bool) * kMaxReleasesPerQuery));
-    int basic = 0;
-    double mu2_added = 0.0;
-    double requested_epsilon = 0.0;
-    double requested_delta = 0.0;
+    ReleaseSplit split{};
+    split.basic_epsilons = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    split.basic_deltas = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
+    split.in_gaussian_part = static_cast<bool*>(palloc(sizeof(bool) * kMaxReleasesPerQuery));
     double smallest_epsilon = std::numeric_limits<double>::infinity();
     for (int i = 0; i < count; ++i) {
         const ChargeItem& item = request.items[i];
-        requested_epsilon += item.epsilon;
-        requested_delta += item.delta;
+        split.requested_epsilon += item.epsilon;
+        split.requested_delta += item.delta;
         smallest_epsilon = std::fmin(smallest_epsilon, item.epsilon);
-        in_gaussian_part[i] = gaussian_accounting && item.gaussian_mu2 > 0.0;
-        if (in_gaussian_part[i]) {
-            mu2_added = pgdp::add_rounded_up(mu2_added, item.gaussian_mu2);
+        split.in_gaussian_part[i] = gaussian_accounting && item.gaussian_mu2 > 0.0;
+        if (split.in_gaussian_part[i]) {
+            split.mu2_added = pgdp::add_rounded_up(split.mu2_added, item.gaussian_mu2);
         } else {
-            epsilons[basic] = decimal(item.epsilon);
-            deltas[basic] = decimal(item.delta);
-            ++basic;
+            split.basic_epsilons[split.basic] = decimal(item.epsilon);
+            split.basic_deltas[split.basic] = decimal(item.delta);
+            ++split.basic;
         }
     }
     // The shortest decimal is monotone in the double, so this is the smallest charged decimal.
-    const Decimal smallest = decimal(count > 0 ? smallest_epsilon : 0.0);
-    Datum check_args[5] = {role_datum, text_array(epsilons, basic), text_array(deltas, basic),
-                           CStringGetTextDatum(smallest.text), Int64GetDatum(count)};
-    if (SPI_execute_plan(check_budget, check_args, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
-        elog(ERROR, "pgdp ledger: checking the budget failed");
+    split.smallest_epsilon = decimal(count > 0 ? smallest_epsilon : 0.0);
+    return split;
+}
+
+// The arguments of check_budget and describe_budget (same row, describe_budget adds the bounded
+// decimals a refusal shows).
+struct CheckArguments {
+    Datum values[5];
+};
+
+CheckArguments check_arguments(const RequestSlot& request, Datum role_datum, const ReleaseSplit& split) {
+    return CheckArguments{{role_datum, text_array(split.basic_epsilons, split.basic),
+                           text_array(split.basic_deltas, split.basic),
+                           CStringGetTextDatum(split.smallest_epsilon.text), Int64GetDatum(request.count)}};
+}
+
+void run_budget_query(SPIPlanPtr plan, CheckArguments& arguments, const char* failure) {
+    if (SPI_execute_plan(plan, arguments.values, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
+        elog(ERROR, "pgdp ledger: %s", failure);
     }
-    // A refusal: the same row again, with the bounded decimals its message shows.
-    auto describe = [&]() {
-        if (SPI_execute_plan(describe_budget, check_args, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
-            elog(ERROR, "pgdp ledger: reading the budget failed");
-        }
-    };
-    if (!column_bool(0, kAboveFloor)) {
-        describe();
-        set_outcome(outcome, ChargeOutcome::EpsilonBelowFloor,
-                    psprintf("epsilon %s is below the smallest epsilon of one release allowed for role \"%s\" (%s)",
-                             smallest.text, role, column_text(0, kMinEpsilonShown)),
-                    psprintf("Every pgdp aggregate call of the query (each grouping set) is one release and each must "
-                             "have epsilon >= %s (min_epsilon of \"%s\"): releases at tiny epsilons cost almost "
-                             "nothing and flood the ledger. Nothing was released or charged.",
-                             column_text(0, kMinEpsilonShown), role),
-                    "Use a larger epsilon per aggregate call, or ask a pgdp admin to lower it with "
-                    "pgdp.set_budget(role, epsilon, delta, min_epsilon => ...).");
-        return;
-    }
-    if (!column_bool(0, kWithinQuota)) {
-        describe();
-        set_outcome(outcome, ChargeOutcome::Exhausted, psprintf("release quota of role \"%s\" is exhausted", role),
-                    psprintf("The query makes %d release%s; \"%s\" has made %s of its release_limit %s. Nothing was "
-                             "released or charged.",
-                             count, count == 1 ? "" : "s", role, column_text(0, kReleases),
-                             column_text(0, kReleaseLimit)),
-                    "A pgdp admin can raise it with pgdp.set_budget(role, epsilon, delta, release_limit => ...).");
-        return;
-    }
-    const bool basic_fits = column_bool(0, kBasicFits);
-    const double mu2_before = column_float8(0, kGaussianMu2);
-    const double mu2_after = mu2_added > 0.0 ? pgdp::add_rounded_up(mu2_before, mu2_added) : mu2_before;
-    // The Gaussian part's filter: sum mu_i^2 <= the bound of (E_g, D_g), converted to float8
-    // (nearest) and moved one ulp down, never above the exact decimals. The core may throw
-    // (invalid profile arguments): behind the barrier, the error fails this request's
-    // subtransaction instead of escaping into PostgreSQL.
-    double mu2_limit = 0.0;
+}
+
+// The Gaussian part's filter (gaussian accounting): sum mu_i^2 <= the bound of (E_g, D_g),
+// converted to float8 (nearest) and moved one ulp down, never above the exact decimals. Read from
+// the check_budget row.
+struct GaussianPart {
+    double mu2_before;
+    double mu2_after;  // with this query's releases
+    double mu2_limit;
+    bool fits;
+};
+
+GaussianPart gaussian_part(const ReleaseSplit& split, bool gaussian_accounting) {
+    GaussianPart part{};
+    part.mu2_before = column_float8(0, kGaussianMu2);
+    part.mu2_after =
+        split.mu2_added > 0.0 ? pgdp::add_rounded_up(part.mu2_before, split.mu2_added) : part.mu2_before;
+    // The core may throw (invalid profile arguments): behind the barrier, the error fails this
+    // request's subtransaction instead of escaping into PostgreSQL.
     if (gaussian_accounting) {
         const double epsilon_room = rounded_down(column_float8(0, kGaussianEpsilon));
         const double delta_room = rounded_down(column_float8(0, kGaussianDelta));
-        PGDP_GUARDED(mu2_limit = pgdp::gaussian_mu2_limit(epsilon_room, delta_room));
+        PGDP_GUARDED(part.mu2_limit = pgdp::gaussian_mu2_limit(epsilon_room, delta_room));
     }
-    const bool gaussian_fits = mu2_added <= 0.0 || mu2_after <= mu2_limit;
-    if (!basic_fits || !gaussian_fits) {
-        describe();
-        const char* parts =
-            gaussian_accounting
-                ? psprintf("spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
-                           "releases to sensitivity/sigma %.6g of at most %.6g for its Gaussian part (%s, %s)%s",
-                           column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
-                           column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit),
-                           std::sqrt(mu2_before), std::sqrt(mu2_limit), column_text(0, kGaussianEpsilonShown),
-                           column_text(0, kGaussianDeltaShown),
-                           mu2_added > 0.0 ? psprintf(" (%.6g with this query)", std::sqrt(mu2_after)) : "")
-                : psprintf("spent epsilon %s and delta %s of its limits %s and %s",
-                           column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
-                           column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit));
-        set_outcome(outcome, ChargeOutcome::Exhausted,
-                    psprintf("privacy budget of role \"%s\" is exhausted%s", role,
-                             !gaussian_accounting ? ""
-                             : !basic_fits        ? " (basic part)"
-                                                  : " (Gaussian part)"),
-                    psprintf("The query needs epsilon %s and delta %s (%d release%s); \"%s\" has %s (%s accounting). "
-                             "Nothing was released or charged.",
-                             decimal(requested_epsilon).text, decimal(requested_delta).text, count,
-                             count == 1 ? "" : "s", role, parts, gaussian_accounting ? "gaussian" : "basic"),
-                    "A pgdp admin can raise it with pgdp.raise_budget(); otherwise spend less epsilon and delta per "
-                    "query.");
-        return;
-    }
+    part.fits = split.mu2_added <= 0.0 || part.mu2_after <= part.mu2_limit;
+    return part;
+}
 
+// Refusals, in this order: an epsilon below the role's min_epsilon; the release quota; the basic
+// part; the Gaussian part (gaussian accounting). Each reads the describe_budget row for its
+// message. True if the request was refused; *mu2_after is the Gaussian part's new mu^2 otherwise.
+bool refused_by_limits(RequestSlot& request, const char* role, const ReleaseSplit& split,
+                       CheckArguments& arguments, bool gaussian_accounting, double* mu2_after) {
+    ChargeOutcome& outcome = request.outcome;
+    const int count = request.count;
+    run_budget_query(check_budget, arguments, "checking the budget failed");
+    if (!column_bool(0, kAboveFloor)) {
+        run_budget_query(describe_budget, arguments, "reading the budget failed");
+        set_outcome(outcome, ChargeOutcome::EpsilonBelowFloor,
+                    psprintf("epsilon %s is below the smallest epsilon of one release allowed for role "
+                             "\"%s\" (%s)",
+                             split.smallest_epsilon.text, role, column_text(0, kMinEpsilonShown)),
+                    psprintf("Every pgdp aggregate call of the query (each grouping set) is one release and "
+                             "each must have epsilon >= %s (min_epsilon of \"%s\"): releases at tiny "
+                             "epsilons cost almost nothing and flood the ledger. Nothing was released or "
+                             "charged.",
+                             column_text(0, kMinEpsilonShown), role),
+                    "Use a larger epsilon per aggregate call, or ask a pgdp admin to lower it with "
+                    "pgdp.set_budget(role, epsilon, delta, min_epsilon => ...).");
+        return true;
+    }
+    if (!column_bool(0, kWithinQuota)) {
+        run_budget_query(describe_budget, arguments, "reading the budget failed");
+        set_outcome(outcome, ChargeOutcome::Exhausted,
+                    psprintf("release quota of role \"%s\" is exhausted", role),
+                    psprintf("The query makes %d release%s; \"%s\" has made %s of its release_limit %s. "
+                             "Nothing was released or charged.",
+                             count, count == 1 ? "" : "s", role, column_text(0, kReleases),
+                             column_text(0, kReleaseLimit)),
+                    "A pgdp admin can raise it with pgdp.set_budget(role, epsilon, delta, "
+                    "release_limit => ...).");
+        return true;
+    }
+    const bool basic_fits = column_bool(0, kBasicFits);
+    const GaussianPart gaussian = gaussian_part(split, gaussian_accounting);
+    *mu2_after = gaussian.mu2_after;
+    if (basic_fits && gaussian.fits) return false;
+    run_budget_query(describe_budget, arguments, "reading the budget failed");
+    const char* parts =
+        gaussian_accounting
+            ? psprintf("spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
+                       "releases to sensitivity/sigma %.6g of at most %.6g for its Gaussian part (%s, %s)%s",
+                       column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
+                       column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit),
+                       std::sqrt(gaussian.mu2_before), std::sqrt(gaussian.mu2_limit),
+                       column_text(0, kGaussianEpsilonShown), column_text(0, kGaussianDeltaShown),
+                       split.mu2_added > 0.0
+                           ? psprintf(" (%.6g with this query)", std::sqrt(gaussian.mu2_after))
+                           : "")
+            : psprintf("spent epsilon %s and delta %s of its limits %s and %s",
+                       column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
+                       column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit));
+    set_outcome(outcome, ChargeOutcome::Exhausted,
+                psprintf("privacy budget of role \"%s\" is exhausted%s", role,
+                         !gaussian_accounting ? ""
+                         : !basic_fits        ? " (basic part)"
+                                              : " (Gaussian part)"),
+                psprintf("The query needs epsilon %s and delta %s (%d release%s); \"%s\" has %s "
+                         "(%s accounting). Nothing was released or charged.",
+                         decimal(split.requested_epsilon).text, decimal(split.requested_delta).text, count,
+                         count == 1 ? "" : "s", role, parts, gaussian_accounting ? "gaussian" : "basic"),
+                "A pgdp admin can raise it with pgdp.raise_budget(); otherwise spend less epsilon and "
+                "delta per query.");
+    return true;
+}
+
+// Adds the query to the budget row (the exact sums of the check_budget row, the new mu^2, the
+// release count) and returns the charge's id.
+int64 spend(const RequestSlot& request, Datum role_datum, double mu2_after) {
     Datum spend_args[5] = {role_datum, CStringGetTextDatum(column_text(0, kBasicEpsilonAdded)),
                            CStringGetTextDatum(column_text(0, kBasicDeltaAdded)), Float8GetDatum(mu2_after),
-                           Int64GetDatum(count)};
-    if (SPI_execute_plan(spend_budget, spend_args, nullptr, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) {
+                           Int64GetDatum(request.count)};
+    if (SPI_execute_plan(spend_budget, spend_args, nullptr, false, 0) != SPI_OK_UPDATE ||
+        SPI_processed != 1) {
         elog(ERROR, "pgdp ledger: updating the budget failed");
     }
     if (SPI_execute_plan(next_charge_id, nullptr, nullptr, false, 1) != SPI_OK_SELECT || SPI_processed != 1) {
         elog(ERROR, "pgdp ledger: no charge id");
     }
     bool is_null = false;
-    const int64 charge_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null));
+    return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null));
+}
+
+// One pgdp.charges row for the query: release i is element i of each array.
+void record(const RequestSlot& request, Datum role_datum, const ReleaseSplit& split, int64 charge_id) {
+    const int count = request.count;
     // The query text as valid text in the database encoding (it was cut at a byte boundary).
     const int text_length = static_cast<int>(std::strlen(request.query_text));
     const int valid_length = pg_mbcliplen(request.query_text, text_length, text_length);
     const char* query_text = pnstrdup(request.query_text, valid_length);
 
-    // The releases of the charge, one array element each.
     const char** aggregates = static_cast<const char**>(palloc(sizeof(char*) * kMaxReleasesPerQuery));
     const char** mechanisms = static_cast<const char**>(palloc(sizeof(char*) * kMaxReleasesPerQuery));
     Decimal* all_epsilons = static_cast<Decimal*>(palloc(sizeof(Decimal) * kMaxReleasesPerQuery));
@@ -529,7 +599,7 @@ void charge(RequestSlot& request) {
                       CStringGetTextDatum(query_text),
                       cstring_array(aggregates, count),
                       cstring_array(mechanisms, count),
-                      bool_array(in_gaussian_part, count),
+                      bool_array(split.in_gaussian_part, count),
                       text_array(all_epsilons, count),
                       text_array(all_deltas, count),
                       float8_array(noise_scales, count),
@@ -540,8 +610,26 @@ void charge(RequestSlot& request) {
     if (SPI_execute_plan(record_charge, args, nulls, false, 0) != SPI_OK_INSERT) {
         elog(ERROR, "pgdp ledger: recording the charge failed");
     }
-    outcome.code = ChargeOutcome::Charged;
-    outcome.charge_id = charge_id;
+}
+
+// Checks and records one request inside the batch's transaction. Refusals (nothing written, in
+// this order): no budget; an epsilon below the role's min_epsilon; the release quota; the basic
+// part; the Gaussian part (gaussian accounting).
+void charge(RequestSlot& request) {
+    const char* role = role_display_name(request.role);
+    Datum role_datum = ObjectIdGetDatum(request.role);
+    bool gaussian_accounting = false;
+    if (!lock_budget_row(request, role, role_datum, &gaussian_accounting)) return;
+    const ReleaseSplit split = split_releases(request, gaussian_accounting);
+    CheckArguments arguments = check_arguments(request, role_datum, split);
+    double mu2_after = 0.0;
+    if (refused_by_limits(request, role, split, arguments, gaussian_accounting, &mu2_after)) return;
+    // SPI_tuptable still holds the check_budget row (describe_budget runs only to refuse): spend()
+    // adds its exact sums.
+    const int64 charge_id = spend(request, role_datum, mu2_after);
+    record(request, role_datum, split, charge_id);
+    request.outcome.code = ChargeOutcome::Charged;
+    request.outcome.charge_id = charge_id;
 }
 
 // One request in a subtransaction: an error (e.g. lock_timeout on a budget row an admin holds)
@@ -566,12 +654,12 @@ void charge_isolated(RequestSlot& request) {
         RollbackAndReleaseCurrentSubTransaction();
         MemoryContextSwitchTo(context);
         CurrentResourceOwner = owner;
-        set_outcome(request.outcome, ChargeOutcome::Failed,
-                    psprintf("pgdp could not charge the release: %s", error->message),
-                    "Nothing was released or charged.",
-                    error->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE
-                        ? "The role's budget row is locked by another transaction (an admin change in progress?)."
-                        : "Check that pgdp is installed in this database and up to date (ALTER EXTENSION pgdp UPDATE).");
+        set_failed(request.outcome, error->message,
+                   error->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE
+                       ? "The role's budget row is locked by another transaction (an admin change in "
+                         "progress?)."
+                       : "Check that pgdp is installed in this database and up to date (ALTER EXTENSION pgdp "
+                         "UPDATE).");
         ereport(LOG, (errmsg("pgdp ledger: charge for role %u failed: %s", request.role, error->message)));
         FreeErrorData(error);
     }
@@ -606,11 +694,9 @@ void process(Taken* batch, int count) {
         FlushErrorState();
         AbortCurrentTransaction();
         for (int i = 0; i < count; ++i) {
-            set_outcome(batch[i].request.outcome, ChargeOutcome::Failed,
-                        psprintf("pgdp could not charge the release: %s", error->message),
-                        "Nothing was released or charged.",
-                        "Check that pgdp is installed in this database and up to date (ALTER EXTENSION "
-                        "pgdp UPDATE) and see the server log.");
+            set_failed(batch[i].request.outcome, error->message,
+                       "Check that pgdp is installed in this database and up to date (ALTER EXTENSION "
+                       "pgdp UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
         for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &describe_budget, &spend_budget, &record_charge, &next_charge_id}) {
@@ -667,8 +753,7 @@ extern "C" void pgdp_ledger_main(Datum main_arg) {
         // or bound to the database it was handed.
         if (retired) proc_exit(1);
         if (count == 0) {
-            (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 250, PG_WAIT_EXTENSION);
-            ResetLatch(MyLatch);
+            sleep_on_latch(250);
             continue;
         }
         process(batch, count);

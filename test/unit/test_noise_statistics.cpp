@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "core/errors.hpp"
 #include "core/noise.hpp"
@@ -39,6 +40,29 @@ TEST(NoiseGrid, GranularityIsPowerOfTwoFromScale) {
         EXPECT_TRUE(is_power_of_two(pgdp::laplace_granularity(s)));
     }
     EXPECT_GT(pgdp::laplace_granularity(1e-320), 0.0);  // clamped at the smallest subnormal
+}
+
+TEST(NoiseGrid, LaplaceFamilyGridKeepsTheSensitivityFine) {
+    // The grid follows the smaller of the scale and the sensitivity: the sensitivity is at least
+    // 2^R grid units at every epsilon, the smaller of the two less than 2^(R+1) (the grid is not
+    // needlessly fine), and the caller's minimum still applies.
+    const std::uint64_t lowest = std::uint64_t{1} << pgdp::kLaplaceResolutionBits;
+    for (double sensitivity : {1e-6, 1.0, 3.5, 1e6}) {
+        for (double epsilon : {1e-3, 0.5, 1.0, 2.0, 1e3, 1e9}) {
+            const double g = pgdp::laplace_family_granularity(epsilon, sensitivity);
+            EXPECT_TRUE(is_power_of_two(g));
+            EXPECT_GE(sensitivity / g, static_cast<double>(lowest)) << epsilon << " " << sensitivity;
+            const double smaller = std::fmin(sensitivity / epsilon, sensitivity);
+            EXPECT_LT(smaller / g, 2.0 * static_cast<double>(lowest)) << epsilon << " " << sensitivity;
+            // At epsilon <= 1 the scale sensitivity/epsilon is the larger: the sensitivity rules.
+            if (epsilon <= 1.0) {
+                EXPECT_EQ(g, pgdp::laplace_granularity(sensitivity));
+            }
+            EXPECT_EQ(pgdp::laplace_family_granularity(epsilon, sensitivity, 1.0), std::fmax(g, 1.0));
+            // The standalone tlap sampler's grid is the same rule capped at 1.
+            EXPECT_EQ(pgdp::truncated_laplace_noise_granularity(epsilon, sensitivity), std::fmin(g, 1.0));
+        }
+    }
 }
 
 TEST(NoiseGrid, BadArgumentsNameTheArgument) {
