@@ -126,8 +126,7 @@ void BM_CalibrateDiscreteGaussian(benchmark::State& state) {
     const double g = pgdp::gaussian_granularity(sigma);
     const std::uint64_t d = pgdp::sensitivity_in_grid_units(1.0, g);
     const double start = pgdp::analytic_gaussian_sigma(eps, delta, static_cast<double>(d));
-    for (auto _ : state)
-        benchmark::DoNotOptimize(pgdp::calibrate_discrete_gaussian(eps, delta, d, start));
+    for (auto _ : state) benchmark::DoNotOptimize(pgdp::calibrate_discrete_gaussian(eps, delta, d, start));
 }
 void BM_TruncatedDiscreteLaplaceParams(benchmark::State& state) {
     for (auto _ : state)

@@ -28,6 +28,7 @@ PGDP_PACKAGES=(
     libgtest-dev                      # GoogleTest for make unittest
     libbenchmark-dev                  # Google Benchmark for make bench-core
     libipc-run-perl perl              # TAP tests (prove, IPC::Run)
+    clang-format                      # scripts/format-check.sh
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -44,6 +44,9 @@ mkdir -p "$LOGDIR"
 section "schedule check"
 bash scripts/schedule-check.sh || step_failed "schedule-check"
 
+section "format check"
+bash scripts/format-check.sh || step_failed "format-check"
+
 section "install script check"
 # extension/pgdp--VERSION.sql is generated and checked in: it must be what the generator writes.
 bash scripts/install-script.sh --check || step_failed "install-script-check"

@@ -22,7 +22,8 @@ double gaussian_accuracy(double epsilon, double delta, double sensitivity, doubl
                          GaussianMethod method) {
     require_alpha(alpha);
     return require_representable(
-        gaussian_accuracy_for_sigma(gaussian_sigma(epsilon, delta, sensitivity, method), alpha), "Gaussian accuracy");
+        gaussian_accuracy_for_sigma(gaussian_sigma(epsilon, delta, sensitivity, method), alpha),
+        "Gaussian accuracy");
 }
 
 double laplace_accuracy_for_scale(double scale, double alpha) {

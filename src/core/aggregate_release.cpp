@@ -38,8 +38,8 @@ void plan_mean(const AggregateParameters& p, AggregatePlan& plan) {
     plan.sum = plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
                             std::ldexp(1.0, p.unit_exponent - 1), false);
     const Mechanism mechanism = plan.sum.mechanism;
-    plan.count = plan_release(p.epsilon / 2, mechanism == Mechanism::Laplace ? 0.0 : p.delta / 2,
-                              mechanism, 1.0, 1.0, true);
+    plan.count = plan_release(p.epsilon / 2, mechanism == Mechanism::Laplace ? 0.0 : p.delta / 2, mechanism,
+                              1.0, 1.0, true);
 }
 
 double noisy_grid_value(const ReleasePlan& plan, __int128 grid_units, RandomSource& random) {
@@ -60,8 +60,8 @@ AggregateRelease release_mean(const AggregateParameters& p, const AggregatePlan&
         static_cast<__int128>(clamped_units(p.lower, p.lower, p.upper, p.unit_exponent)) +
         clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
     const __int128 centred = 2 * totals.total_units - static_cast<__int128>(totals.rows) * bound_units;
-    const double noisy_sum = noisy_grid_value(
-        plan.sum, units_to_grid(centred, p.unit_exponent - 1, plan.sum.granularity), random);
+    const double noisy_sum =
+        noisy_grid_value(plan.sum, units_to_grid(centred, p.unit_exponent - 1, plan.sum.granularity), random);
     const double count =
         noisy_grid_value(plan.count, units_to_grid(totals.rows, 0, plan.count.granularity), random);
     const double midpoint = p.lower + (p.upper - p.lower) / 2.0;
@@ -72,8 +72,7 @@ AggregateRelease release_mean(const AggregateParameters& p, const AggregatePlan&
     AggregateRelease out;
     out.value = clamp(midpoint + offset);
     // Delta method: sd of (S + m N_err)/N with m the released mean's offset from the midpoint.
-    out.noise_sd =
-        std::sqrt(plan.sum.noise_variance + offset * offset * plan.count.noise_variance) / divisor;
+    out.noise_sd = std::sqrt(plan.sum.noise_variance + offset * offset * plan.count.noise_variance) / divisor;
     if (p.alpha > 0.0) {
         // Union bound: the sum and the count each miss with probability alpha/2; every ratio of
         // values inside both intervals lies between the corner ratios.
@@ -128,7 +127,8 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
             plan_mean(parameters, plan);
             break;
         case AggregateKind::Count:
-            plan.count = plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0, true);
+            plan.count =
+                plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0, true);
             break;
     }
     return plan;
@@ -138,9 +138,10 @@ AggregateRelease release_aggregate(const AggregateParameters& parameters, const 
                                    const ExactTotals& totals, RandomSource& random) {
     if (plan.kind == AggregateKind::Mean) return release_mean(parameters, plan, totals, random);
     const ReleasePlan& main = plan.main();
-    const __int128 exact = plan.kind == AggregateKind::Count
-                               ? units_to_grid(totals.rows, 0, main.granularity)
-                               : units_to_grid(totals.total_units, parameters.unit_exponent, main.granularity);
+    const __int128 exact =
+        plan.kind == AggregateKind::Count
+            ? units_to_grid(totals.rows, 0, main.granularity)
+            : units_to_grid(totals.total_units, parameters.unit_exponent, main.granularity);
     AggregateRelease out;
     out.value = noisy_grid_value(main, exact, random);
     out.noise_sd = std::sqrt(main.noise_variance);

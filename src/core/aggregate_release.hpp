@@ -17,22 +17,21 @@ enum class AggregateKind { Sum, Mean, Count };
 
 // The privacy parameters of one aggregate call.
 struct AggregateParameters {
-    double lower = 0.0;               // dp_sum, dp_mean: clamping bounds
+    double lower = 0.0;  // dp_sum, dp_mean: clamping bounds
     double upper = 0.0;
     double epsilon = 0.0;
     double delta = 0.0;
     Mechanism mechanism = Mechanism::Laplace;  // as requested (may be Auto)
-    bool integer_values = false;      // the value column has an integer type (dp_sum, dp_mean)
-    int unit_exponent = 0;            // accumulation unit 2^e of the exact total (clamped_sum.hpp)
-    double alpha = 0.0;               // *_ci forms: P(exact value outside the interval) <= alpha; else 0
+    bool integer_values = false;               // the value column has an integer type (dp_sum, dp_mean)
+    int unit_exponent = 0;                     // accumulation unit 2^e of the exact total (clamped_sum.hpp)
+    double alpha = 0.0;  // *_ci forms: P(exact value outside the interval) <= alpha; else 0
 };
 
 // Validates the parameters the user gave (bounds for dp_sum and dp_mean, epsilon and delta for
 // the mechanism named, alpha when with_interval) and returns them completed (mechanism parsed,
 // unit_exponent). Throws ArgumentError naming the argument.
 AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_interval,
-                                                  AggregateParameters given,
-                                                  std::string_view mechanism_name);
+                                                  AggregateParameters given, std::string_view mechanism_name);
 
 // The releases of one call: dp_sum releases `sum`, dp_count `count`, dp_mean both (`sum` is then
 // the sum of value - midpoint). Plain data.

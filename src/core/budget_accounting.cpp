@@ -44,7 +44,8 @@ bool gaussian_part_fits(double mu2, double epsilon_room, double delta_room) {
 }
 
 double gaussian_mu2_limit(double epsilon_room, double delta_room) {
-    if (!(epsilon_room >= 0.0) || !std::isfinite(epsilon_room) || !(delta_room > 0.0) || !std::isfinite(delta_room)) {
+    if (!(epsilon_room >= 0.0) || !std::isfinite(epsilon_room) || !(delta_room > 0.0) ||
+        !std::isfinite(delta_room)) {
         return 0.0;
     }
     // Bracket: fits(lower) holds (or lower = 0), fits(upper) does not. The profile grows with mu,

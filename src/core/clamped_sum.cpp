@@ -20,7 +20,8 @@ int sum_unit_exponent(double lower, double upper) {
                             "Pass the largest value a row may contribute.");
     }
     if (lower > upper) {
-        throw ArgumentError("lower", "lower (" + shown(lower) + ") must not exceed upper (" + shown(upper) + ")",
+        throw ArgumentError("lower",
+                            "lower (" + shown(lower) + ") must not exceed upper (" + shown(upper) + ")",
                             "Values are clamped to [lower, upper]; swap the bounds.");
     }
     const double magnitude = std::max(std::fabs(lower), std::fabs(upper));
@@ -48,8 +49,8 @@ __int128 units_to_grid(__int128 total, int unit_exponent, double granularity) {
     const int grid_exponent = std::ilogb(granularity);
     const int shift = grid_exponent - unit_exponent;
     const bool negative = total < 0;
-    const unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(total)
-                                                 : static_cast<unsigned __int128>(total);
+    const unsigned __int128 magnitude =
+        negative ? -static_cast<unsigned __int128>(total) : static_cast<unsigned __int128>(total);
     unsigned __int128 result;
     if (shift > 0) {
         if (shift >= 128) {

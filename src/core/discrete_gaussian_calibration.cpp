@@ -94,8 +94,8 @@ SummationRange summation_range(long double s, long double two_s2, std::int64_t m
     range.start = std::max<std::int64_t>(m1, -range.L);
     range.must_reach = std::min<std::int64_t>(std::max<std::int64_t>(first_b, 1), range.L);
     // Hard cap on the number of terms (truncation is conservative anyway).
-    range.cap = std::min<std::int64_t>(range.must_reach + 256 + static_cast<std::int64_t>(80.0L * s),
-                                       range.L + 64);
+    range.cap =
+        std::min<std::int64_t>(range.must_reach + 256 + static_cast<std::int64_t>(80.0L * s), range.L + 64);
     return range;
 }
 
@@ -118,18 +118,17 @@ long double normaliser_lower_bound(long double s, long double two_s2) {
 
 void require_sensitivity_int(std::uint64_t sensitivity_int) {
     if (sensitivity_int == 0 || sensitivity_int > (std::uint64_t{1} << 40)) {
-        throw ArgumentError("sensitivity",
-                            "sensitivity in grid units must lie in [1, 2^40], got " +
-                                std::to_string(sensitivity_int),
-                            "Use a coarser grid (larger granularity).");
+        throw ArgumentError(
+            "sensitivity",
+            "sensitivity in grid units must lie in [1, 2^40], got " + std::to_string(sensitivity_int),
+            "Use a coarser grid (larger granularity).");
     }
 }
 
 }  // namespace
 
 // CKS Theorem 7, evaluated as an upper bound (docs/privacy.md "Discrete Gaussian", Evaluation).
-long double discrete_gaussian_delta(long double sigma2, long double epsilon,
-                                    std::uint64_t sensitivity_int) {
+long double discrete_gaussian_delta(long double sigma2, long double epsilon, std::uint64_t sensitivity_int) {
     // delta = (1/Z) sum_{y >= m1} [f(y) - e^eps f(y + D)],  f(y) = exp(-y^2 / (2 s^2)),
     // m1 = floor(eps s^2/D - D/2) + 1 (every summand is positive: CKS Thm 7, the privacy loss
     // exceeds eps exactly for y > eps s^2/D - D/2). We accumulate A = sum_{y>=m1} f(y) and

@@ -17,12 +17,11 @@ namespace pgdp {
 // replaced by its lower bound sqrt(2 pi) s (Poisson summation), a relative safety margin of
 // 1e-12 for long double rounding. Unvalidated (sigma2 > 0, epsilon >= 0, sensitivity_int >= 1).
 // Polls for interrupts (core/interrupts.hpp): its work grows with sigma.
-long double discrete_gaussian_delta(long double sigma2, long double epsilon,
-                                    std::uint64_t sensitivity_int);
+long double discrete_gaussian_delta(long double sigma2, long double epsilon, std::uint64_t sensitivity_int);
 
 struct DiscreteGaussianCalibration {
-    Rational sigma2_int;  // sigma_int^2, a dyadic rational with a numerator below 2^42
-    double sigma_int;     // sqrt(sigma2_int) rounded up (for accuracy reports)
+    Rational sigma2_int;      // sigma_int^2, a dyadic rational with a numerator below 2^42
+    double sigma_int;         // sqrt(sigma2_int) rounded up (for accuracy reports)
     long double delta_bound;  // discrete_gaussian_delta(sigma2_int, epsilon, sensitivity_int)
 };
 // The smallest sigma_int^2 (up to a relative 2^-16 search step) >= start_sigma_int^2 with

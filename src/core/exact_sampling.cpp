@@ -314,8 +314,7 @@ BigInt sample_discrete_gaussian(const Rational& sigma2, RandomSource& random) {
     return DiscreteGaussianSampler(sigma2).sample(random);
 }
 
-BigInt sample_truncated_discrete_laplace(const Rational& scale, const BigInt& bound,
-                                         RandomSource& random) {
+BigInt sample_truncated_discrete_laplace(const Rational& scale, const BigInt& bound, RandomSource& random) {
     if (bound < 0) throw std::invalid_argument("truncated discrete Laplace: bound must be >= 0");
     return DiscreteLaplaceSampler(scale, bound).sample(random);
 }

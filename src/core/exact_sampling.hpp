@@ -37,8 +37,7 @@ BigInt sample_discrete_gaussian(const Rational& sigma2, RandomSource& random);
 // Truncated discrete Laplace: P(x) proportional to exp(-|x|/t) for |x| <= bound, 0 elsewhere
 // (bound >= 0). Drawn without rejection of whole samples: the magnitude is a geometric variable
 // reduced modulo bound+1, which is exactly the geometric law truncated to {0..bound}.
-BigInt sample_truncated_discrete_laplace(const Rational& scale, const BigInt& bound,
-                                         RandomSource& random);
+BigInt sample_truncated_discrete_laplace(const Rational& scale, const BigInt& bound, RandomSource& random);
 
 // Prepared samplers: the parameters are converted once, sample() is the hot path. The free
 // functions above construct one of these per call.
@@ -52,8 +51,8 @@ public:
     std::int64_t sample_int64(RandomSource& random) const;
 
 private:
-    BigInt t_, s_, bound_;  // scale = t_/s_ in lowest terms; bound_ < 0: none
-    bool fast_;             // t_, s_ and bound_+1 fit in 64 bits
+    BigInt t_, s_, bound_;                             // scale = t_/s_ in lowest terms; bound_ < 0: none
+    bool fast_;                                        // t_, s_ and bound_+1 fit in 64 bits
     std::uint64_t t64_ = 0, s64_ = 0, modulus64_ = 0;  // modulus64_ = bound+1, 0 if none
     friend class DiscreteGaussianSampler;
 };
@@ -65,8 +64,8 @@ public:
     std::int64_t sample_int64(RandomSource& random) const;
 
 private:
-    BigInt a_, b_, t_;  // sigma2 = a_/b_, t_ = floor(sigma) + 1
-    BigInt den_;        // 2 a b t^2: gamma = (|Y| b t - a)^2 / den_
+    BigInt a_, b_, t_;                // sigma2 = a_/b_, t_ = floor(sigma) + 1
+    BigInt den_;                      // 2 a b t^2: gamma = (|Y| b t - a)^2 / den_
     DiscreteLaplaceSampler laplace_;  // scale t_
     bool fast_;                       // a_, b_*t_ < 2^64 and den_ < 2^96
     unsigned __int128 a128_ = 0, bt128_ = 0, den128_ = 0;

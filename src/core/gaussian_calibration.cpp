@@ -89,11 +89,11 @@ double mapping_library_errors(GaussianMethod method, double epsilon, double delt
         throw;
     } catch (const std::domain_error&) {
     } catch (const std::overflow_error&) {
-    } catch (const boost::math::evaluation_error&) {
-    }
+    } catch (const boost::math::evaluation_error&) {}
     throw RangeError("epsilon",
-                     "method \"" + std::string(gaussian_method_name(method)) + "\" has no float8 sigma for epsilon " +
-                         shown(epsilon) + " and delta " + shown(delta) + " (its formula leaves the float8 range)",
+                     "method \"" + std::string(gaussian_method_name(method)) +
+                         "\" has no float8 sigma for epsilon " + shown(epsilon) + " and delta " +
+                         shown(delta) + " (its formula leaves the float8 range)",
                      "Use a larger epsilon or delta, or method 'analytic' (the optimal sigma, defined for "
                      "every epsilon > 0 and delta in (0, 1)).");
 }
@@ -190,8 +190,8 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
     // epsilon 1e-20, delta 1e-30 gave NaN or a negative sigma); no release may use such a sigma.
     if (std::isfinite(sigma) && sigma > 0.0) return sigma;
     throw RangeError("epsilon",
-                     "no analytic Gaussian sigma could be computed for epsilon " + shown(epsilon) + " and delta " +
-                         shown(delta),
+                     "no analytic Gaussian sigma could be computed for epsilon " + shown(epsilon) +
+                         " and delta " + shown(delta),
                      epsilon < 1e-15 ? "Use a larger epsilon (1e-15 or more) or a larger delta."
                                      : "Use a larger delta, or a smaller sensitivity (narrower bounds).");
 }
@@ -258,9 +258,8 @@ double gaussian_sigma(double epsilon, double delta, double sensitivity, Gaussian
         require_delta(delta);
     }
 
-    const double sigma = mapping_library_errors(method, epsilon, delta, [&] {
-        return sigma_by_method(epsilon, delta, sensitivity, method);
-    });
+    const double sigma = mapping_library_errors(
+        method, epsilon, delta, [&] { return sigma_by_method(epsilon, delta, sensitivity, method); });
     return require_representable(sigma, "calibrated sigma");
 }
 

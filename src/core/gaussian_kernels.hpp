@@ -72,8 +72,8 @@ LogValueSlope<Real> log_probabilistic(Real d, Real epsilon) {
 
 template <typename Real>
 struct Root {
-    Real point;               // where ln F(point) <= target holds as evaluated
-    LogValueSlope<Real> at;   // ln F and its slope there
+    Real point;              // where ln F(point) <= target holds as evaluated
+    LogValueSlope<Real> at;  // ln F and its slope there
 };
 
 // Finds the root of the decreasing function ln F(u) - target on [lower, upper] where
@@ -94,8 +94,8 @@ Root<Real> solve_decreasing(LogFunction log_f, Real target, Real lower, Real upp
         }
         const Real newton_step = -excess / at.slope;
         // Stop once the step is below what rounding of ln F can resolve (conditioning ulps).
-        const Real resolution = 4 * tiny * std::fmax(std::fmax(Real(1), std::fabs(u)),
-                                                     at.conditioning / std::fabs(at.slope));
+        const Real resolution =
+            4 * tiny * std::fmax(std::fmax(Real(1), std::fabs(u)), at.conditioning / std::fabs(at.slope));
         if (excess == 0 || std::fabs(newton_step) <= resolution) break;
         Real next = u + newton_step;
         if (!(next > lower && next < upper)) next = lower + (upper - lower) / 2;

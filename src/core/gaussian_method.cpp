@@ -32,10 +32,9 @@ GaussianMethod parse_gaussian_method(std::string_view name) {
     for (const auto& [known, method] : kMethods) {
         if (known == name) return method;
     }
-    throw ArgumentError("method",
-                        "unknown Gaussian calibration method " + quoted(name),
-                        "Known methods: " + gaussian_method_list() +
-                            ". 'analytic' (the optimal sigma) is the default.");
+    throw ArgumentError(
+        "method", "unknown Gaussian calibration method " + quoted(name),
+        "Known methods: " + gaussian_method_list() + ". 'analytic' (the optimal sigma) is the default.");
 }
 
 std::string_view gaussian_method_name(GaussianMethod method) {

@@ -11,8 +11,7 @@
 
 namespace pgdp {
 
-long double gaussian_delta_unchecked(long double sigma, long double epsilon,
-                                     long double sensitivity) {
+long double gaussian_delta_unchecked(long double sigma, long double epsilon, long double sensitivity) {
     // Balle-Wang (000 eq. 11; 001 Thm 5.18; 002 Thm 2): with u = (eps s/D - D/(2s))/sqrt 2 and
     // v = (eps s/D + D/(2s))/sqrt 2 (so v^2 = u^2 + eps),
     //   delta = Phi(-sqrt2 u) - e^eps Phi(-sqrt2 v) = (erfc(u) - e^eps erfc(v)) / 2

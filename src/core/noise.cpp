@@ -27,7 +27,7 @@ Rational rational_from_double(double x) {
     if (!std::isfinite(x)) throw std::invalid_argument("rational_from_double: not finite");
     if (x == 0.0) return Rational(0);
     int e;
-    const double m = std::frexp(std::fabs(x), &e);  // |x| = m 2^e, m in [0.5, 1)
+    const double m = std::frexp(std::fabs(x), &e);                       // |x| = m 2^e, m in [0.5, 1)
     const auto mantissa = static_cast<std::int64_t>(std::ldexp(m, 53));  // exact
     e -= 53;
     Rational r = e >= 0 ? Rational(BigInt(mantissa) << e) : Rational(BigInt(mantissa), pow2(-e));
@@ -76,14 +76,12 @@ int pow2_exponent_at_least(double x) {  // smallest e with 2^e >= x > 0
 
 namespace {
 
-double granularity_for(const char* argument, double scale, int resolution_bits,
-                       double min_granularity) {
+double granularity_for(const char* argument, double scale, int resolution_bits, double min_granularity) {
     require_positive(argument, scale);
     if (!(std::isfinite(min_granularity) && min_granularity >= 0.0)) {
-        throw ArgumentError("granularity",
-                            "granularity must be a finite number >= 0, got " +
-                                std::to_string(min_granularity),
-                            "Pass 0 for no minimum, or e.g. 1 for integer-valued queries.");
+        throw ArgumentError(
+            "granularity", "granularity must be a finite number >= 0, got " + std::to_string(min_granularity),
+            "Pass 0 for no minimum, or e.g. 1 for integer-valued queries.");
     }
     // Exponent clamped to the smallest subnormal 2^-1074 and below the overflow threshold, so
     // that g * Z is exact for every |Z| < 2^53 that does not overflow.
@@ -199,8 +197,8 @@ TruncatedDiscreteLaplace truncated_discrete_laplace(double epsilon, double delta
         throw ArgumentError("delta", "the truncated Laplace bound exceeds 2^52 grid steps",
                             "Use a larger epsilon or delta.");
     }
-    std::uint64_t K = std::max<std::uint64_t>(sensitivity_int,
-                                              static_cast<std::uint64_t>(std::max(0.0L, k_estimate)));
+    std::uint64_t K =
+        std::max<std::uint64_t>(sensitivity_int, static_cast<std::uint64_t>(std::max(0.0L, k_estimate)));
     // Verified adjustment around the closed form: the final K satisfies M(K) (1 + margin) <= delta
     // and is the smallest >= D that does.
     int adjustments = 0;
@@ -218,8 +216,7 @@ TruncatedDiscreteLaplace truncated_discrete_laplace(double epsilon, double delta
     return p;
 }
 
-std::int64_t sample_truncated_laplace_int(const TruncatedDiscreteLaplace& params,
-                                          RandomSource& random) {
+std::int64_t sample_truncated_laplace_int(const TruncatedDiscreteLaplace& params, RandomSource& random) {
     return DiscreteLaplaceSampler(params.scale_int, BigInt(params.bound_int)).sample_int64(random);
 }
 

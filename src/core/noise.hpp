@@ -51,11 +51,11 @@ double laplace_family_granularity(double epsilon, double sensitivity, double min
 // <= ceil(Delta/g) + 1. If the value is already an exact multiple of g (on_grid = true, e.g. a
 // count with g <= 1), no rounding happens and ceil(Delta/g) suffices. Throws ArgumentError
 // ("sensitivity") if the result does not fit below 2^53.
-std::uint64_t sensitivity_in_grid_units(double sensitivity, double granularity,
-                                        bool on_grid = false);
+std::uint64_t sensitivity_in_grid_units(double sensitivity, double granularity, bool on_grid = false);
 
 // g * z as a double for the standalone samplers, whose result must be exact; throws
-// std::overflow_error unless |z| < 2^53 and g * z is exactly representable (it always is for |z| < 2^53 and a normal power-of-two g without overflow).
+// std::overflow_error unless |z| < 2^53 and g * z is exactly representable (it always is for |z| < 2^53 and a
+// normal power-of-two g without overflow).
 double grid_to_double(std::int64_t z, double granularity);
 
 // ---- Laplace ---------------------------------------------------------------------------------
@@ -70,18 +70,17 @@ std::int64_t sample_laplace_int(const Rational& scale_int, RandomSource& random)
 // ---- truncated discrete Laplace --------------------------------------------------------------
 
 struct TruncatedDiscreteLaplace {
-    Rational scale_int;            // lambda_int >= sensitivity_int / epsilon (rounded up)
-    std::uint64_t bound_int;       // K: |Z| <= K
-    std::uint64_t sensitivity_int; // Delta_int
-    long double delta_bound;       // upper bound on the mass of the Delta_int outermost points
-                                   // on one side, the delta actually spent (<= delta)
+    Rational scale_int;             // lambda_int >= sensitivity_int / epsilon (rounded up)
+    std::uint64_t bound_int;        // K: |Z| <= K
+    std::uint64_t sensitivity_int;  // Delta_int
+    long double delta_bound;        // upper bound on the mass of the Delta_int outermost points
+                                    // on one side, the delta actually spent (<= delta)
 };
 // Smallest K >= Delta_int whose Delta_int outermost points on one side carry mass <= delta
 // (docs/privacy.md, "Truncated discrete Laplace"). Validates epsilon, 0 < delta < 1/2.
 TruncatedDiscreteLaplace truncated_discrete_laplace(double epsilon, double delta,
                                                     std::uint64_t sensitivity_int);
-std::int64_t sample_truncated_laplace_int(const TruncatedDiscreteLaplace& params,
-                                          RandomSource& random);
+std::int64_t sample_truncated_laplace_int(const TruncatedDiscreteLaplace& params, RandomSource& random);
 
 // ---- discrete Gaussian -----------------------------------------------------------------------
 
@@ -106,13 +105,12 @@ double truncated_laplace_noise_granularity(double epsilon, double sensitivity);
 double sample_gaussian_noise(double sigma, RandomSource& random);
 // g * Z with g = laplace_noise_granularity(scale), Z ~ discrete Laplace of scale exactly scale/g.
 double sample_laplace_noise(double scale, RandomSource& random);
-// g * Z with g = truncated_laplace_noise_granularity(epsilon, sensitivity), Z ~ truncated discrete Laplace for
-// (epsilon, delta) and Delta_int = sensitivity_in_grid_units(sensitivity, g) (rounding charged).
-// |result| never exceeds truncated_laplace_noise_bound(epsilon, delta, sensitivity) = K g, which
-// is within one grid step of the continuous bound A of Geng et al. (004, Definition 3) computed
-// for the inflated sensitivity Delta_int g <= sensitivity + g (docs/privacy.md).
-double sample_truncated_laplace_noise(double epsilon, double delta, double sensitivity,
-                                      RandomSource& random);
+// g * Z with g = truncated_laplace_noise_granularity(epsilon, sensitivity), Z ~ truncated discrete Laplace
+// for (epsilon, delta) and Delta_int = sensitivity_in_grid_units(sensitivity, g) (rounding charged). |result|
+// never exceeds truncated_laplace_noise_bound(epsilon, delta, sensitivity) = K g, which is within one grid
+// step of the continuous bound A of Geng et al. (004, Definition 3) computed for the inflated sensitivity
+// Delta_int g <= sensitivity + g (docs/privacy.md).
+double sample_truncated_laplace_noise(double epsilon, double delta, double sensitivity, RandomSource& random);
 double truncated_laplace_noise_bound(double epsilon, double delta, double sensitivity);
 
 }  // namespace pgdp

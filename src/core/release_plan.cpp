@@ -77,9 +77,7 @@ Mechanism parse_mechanism(std::string_view name) {
                         "for the given epsilon and delta).");
 }
 
-std::string_view mechanism_name(Mechanism mechanism) {
-    return kMechanismNames[static_cast<int>(mechanism)];
-}
+std::string_view mechanism_name(Mechanism mechanism) { return kMechanismNames[static_cast<int>(mechanism)]; }
 
 void check_release_parameters(double epsilon, double delta, Mechanism mechanism) {
     require_epsilon(epsilon);
@@ -159,8 +157,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
             plan.noise_scale = to_double(params.scale_int) * plan.granularity;
             // 004 Theorem 3 with the grid's scale and bound: lambda^2 (2 - (L^2 + 2L)/(e^L - 1)).
             const double L = static_cast<double>(params.bound_int) / to_double(params.scale_int);
-            plan.noise_variance =
-                plan.noise_scale * plan.noise_scale * (2.0 - L * (L + 2.0) / std::expm1(L));
+            plan.noise_variance = plan.noise_scale * plan.noise_scale * (2.0 - L * (L + 2.0) / std::expm1(L));
             break;
         }
         case Mechanism::Auto:
@@ -168,7 +165,8 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
     }
     // What the release reports (noise_sd, intervals) must be a number: a scale past 1e300 in value
     // units (a tiny epsilon with wide bounds) overflows its variance.
-    if (!(std::isfinite(plan.noise_scale) && plan.noise_scale <= 1e300 && std::isfinite(plan.noise_variance))) {
+    if (!(std::isfinite(plan.noise_scale) && plan.noise_scale <= 1e300 &&
+          std::isfinite(plan.noise_variance))) {
         throw RangeError("epsilon",
                          "epsilon is too small for this release: its noise scale would be " +
                              shown(plan.noise_scale) + ", beyond what a float8 release can report",

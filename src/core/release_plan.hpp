@@ -25,7 +25,7 @@ std::string_view mechanism_name(Mechanism mechanism);
 
 // Plain data (trivially copyable): cached per call site and copied freely.
 struct ReleasePlan {
-    Mechanism mechanism;            // resolved: never Auto
+    Mechanism mechanism;  // resolved: never Auto
     double epsilon;
     double delta;                   // 0 for Laplace
     double sensitivity;             // declared, in value units

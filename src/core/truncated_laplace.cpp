@@ -21,8 +21,7 @@ long double log_bound_ratio(long double epsilon, long double delta) {
 long double amplitude_ratio(long double L) {
     if (L < 0.05L) {
         const long double L2 = L * L;
-        return L / 2 - L2 / 12 + L2 * L2 / 720 - L2 * L2 * L2 / 30240 +
-               L2 * L2 * L2 * L2 / 1209600;
+        return L / 2 - L2 / 12 + L2 * L2 / 720 - L2 * L2 * L2 / 30240 + L2 * L2 * L2 * L2 / 1209600;
     }
     return 1 - L / std::expm1(L);
 }
@@ -32,9 +31,8 @@ long double amplitude_ratio(long double L) {
 long double power_ratio(long double L) {
     if (L < 0.05L) {
         static constexpr long double kCoefficients[] = {
-            1.0L / 3,       -1.0L / 12,      1.0L / 360,     1.0L / 720,
-            -1.0L / 15120,  -1.0L / 30240,   1.0L / 604800,  1.0L / 1209600,
-            -1.0L / 23950080,
+            1.0L / 3,      -1.0L / 12,    1.0L / 360,     1.0L / 720,       -1.0L / 15120,
+            -1.0L / 30240, 1.0L / 604800, 1.0L / 1209600, -1.0L / 23950080,
         };
         long double sum = 0;
         long double power = L * L;
@@ -58,8 +56,10 @@ TruncatedLaplaceParams truncated_laplace_params(double epsilon, double delta, do
     return TruncatedLaplaceParams{
         require_representable(static_cast<double>(lambda), "truncated Laplace scale"),
         require_representable(static_cast<double>(lambda * L), "truncated Laplace bound"),
-        require_representable(static_cast<double>(lambda * amplitude_ratio(L)), "truncated Laplace amplitude"),
-        require_representable(static_cast<double>(lambda * lambda * power_ratio(L)), "truncated Laplace power"),
+        require_representable(static_cast<double>(lambda * amplitude_ratio(L)),
+                              "truncated Laplace amplitude"),
+        require_representable(static_cast<double>(lambda * lambda * power_ratio(L)),
+                              "truncated Laplace power"),
     };
 }
 

@@ -40,7 +40,8 @@ void require_epsilon(double epsilon) {
     const char* hint =
         "epsilon bounds the privacy loss of one release; typical values lie between 0.01 and 10.";
     if (!(std::isfinite(epsilon) && epsilon > 0.0)) {
-        throw ArgumentError("epsilon", "epsilon must be a finite number greater than 0, got " + shown(epsilon), hint);
+        throw ArgumentError("epsilon",
+                            "epsilon must be a finite number greater than 0, got " + shown(epsilon), hint);
     }
     if (below_floor(epsilon)) {
         throw ArgumentError("epsilon", below_floor_message("epsilon", epsilon), hint);
@@ -64,10 +65,9 @@ void require_delta(double delta, double upper, const char* why) {
 
 void require_positive(const char* argument, double value) {
     if (std::isfinite(value) && value > 0.0) return;
-    throw ArgumentError(argument,
-                        std::string(argument) + " must be a finite number greater than 0, got " +
-                            shown(value),
-                        std::string("Pass a positive ") + argument + ", e.g. 1.");
+    throw ArgumentError(
+        argument, std::string(argument) + " must be a finite number greater than 0, got " + shown(value),
+        std::string("Pass a positive ") + argument + ", e.g. 1.");
 }
 
 void require_alpha(double alpha) {
@@ -101,16 +101,17 @@ void require_release_scale(double scale_in_grid_steps, double max_steps, const c
     if (scale_in_grid_steps <= max_steps) return;
     throw RangeError("epsilon",
                      "epsilon is too small for this release: its noise scale would be " +
-                         shown(scale_in_grid_steps) +
-                         " grid steps, more than the " + max_text + " that pgdp can draw exactly",
+                         shown(scale_in_grid_steps) + " grid steps, more than the " + max_text +
+                         " that pgdp can draw exactly",
                      "Use a larger epsilon (for dp_sum and dp_mean, narrower bounds also help).");
 }
 
 void require_usable_bounds(double lower, double upper) {
     if (!std::isfinite(lower) || !std::isfinite(upper)) return;  // check_bounds reports these
     if (!std::isfinite(upper - lower)) {
-        throw ArgumentError("upper", "lower (" + shown(lower) + ") and upper (" + shown(upper) +
-                                         ") are too far apart: upper - lower is not a finite number",
+        throw ArgumentError("upper",
+                            "lower (" + shown(lower) + ") and upper (" + shown(upper) +
+                                ") are too far apart: upper - lower is not a finite number",
                             "Use bounds whose difference is below 1.7e308.");
     }
     const char* names[2] = {"lower", "upper"};
@@ -118,8 +119,10 @@ void require_usable_bounds(double lower, double upper) {
     for (int i = 0; i < 2; ++i) {
         if (bounds[i] != 0.0 && std::fabs(bounds[i]) < std::numeric_limits<double>::min()) {
             throw ArgumentError(names[i],
-                                std::string(names[i]) + " must be 0 or at least 2.2250738585072014e-308 in "
-                                "magnitude, got " + shown(bounds[i]),
+                                std::string(names[i]) +
+                                    " must be 0 or at least 2.2250738585072014e-308 in "
+                                    "magnitude, got " +
+                                    shown(bounds[i]),
                                 "Scale the values up, or use 0.");
         }
     }

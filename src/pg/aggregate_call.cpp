@@ -39,13 +39,14 @@ constexpr ArgumentPositions kArgumentPositions[] = {
 };
 
 [[noreturn]] void refuse_varying(const char* name) {
-    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("%s must be a constant or a query parameter", name),
-                    errdetail("pgdp evaluates privacy parameters once, before any row is read; only literals, "
-                              "bind parameters and PostgreSQL's built-in immutable functions and operators are "
-                              "accepted (no column, subquery, setting or user-defined function)."),
-                    errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
-                            "use a literal or a bind parameter such as $1, not a column.")));
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must be a constant or a query parameter", name),
+         errdetail("pgdp evaluates privacy parameters once, before any row is read; only literals, "
+                   "bind parameters and PostgreSQL's built-in immutable functions and operators are "
+                   "accepted (no column, subquery, setting or user-defined function)."),
+         errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
+                 "use a literal or a bind parameter such as $1, not a column.")));
 }
 
 // Privacy parameters are evaluated once per execution and process, in ExecutorStart (the charge
@@ -94,13 +95,14 @@ bool not_deterministic(Node* node, void* context) {
     if (IsA(node, ScalarArrayOpExpr) && !is_builtin(castNode(ScalarArrayOpExpr, node)->opfuncid)) return true;
     // Every function the node calls (operators, casts, I/O coercions) must be built in.
     if (check_functions_in_node(node, builtin_function_checker, nullptr)) return true;
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(not_deterministic)),
-                                  context);
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(not_deterministic)), context);
 }
 
 // Evaluates the index-th argument expression of the call (before execution: bind parameters
 // from context.params); refuses expressions that are not deterministic (above).
-Datum constant_argument(Aggref* aggref, int index, const char* name, const ArgumentContext& context, bool* is_null) {
+Datum constant_argument(Aggref* aggref, int index, const char* name, const ArgumentContext& context,
+                        bool* is_null) {
     if (index >= list_length(aggref->args)) refuse_varying(name);
     Expr* expression = list_nth_node(TargetEntry, aggref->args, index)->expr;
     if (IsA(expression, Const)) {
@@ -208,10 +210,11 @@ bool release_walker(Node* node, void* context) {
     if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
     if (IsA(node, Query)) {
         return query_tree_walker(castNode(Query, node),
-                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)), context, 0);
+                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)),
+                                 context, 0);
     }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)),
-                                  context);
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)), context);
 }
 
 }  // namespace
@@ -227,7 +230,8 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
             castNode(Var, expression)->varattno > list_length(plan->targetlist)) {
             break;
         }
-        expression = list_nth_node(TargetEntry, plan->targetlist, castNode(Var, expression)->varattno - 1)->expr;
+        expression =
+            list_nth_node(TargetEntry, plan->targetlist, castNode(Var, expression)->varattno - 1)->expr;
         if (IsA(expression, Aggref)) {
             // The partial aggregate must compute the same function (CREATE AGGREGATE cannot make a
             // combining call read another aggregate's state, but check rather than assume).
@@ -259,7 +263,8 @@ bool is_value_type(Oid type) {
     return is_integer_type(type) || type == FLOAT4OID || type == FLOAT8OID || type == NUMERICOID;
 }
 
-Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, const ArgumentContext& context) {
+Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
+                           const ArgumentContext& context) {
     const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
     const int nargs = list_length(aggref->args) - (identity.with_interval ? 1 : 0);  // without alpha
     Parameters parameters{};
@@ -270,10 +275,11 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, co
     if (at.lower >= 0 && !is_value_type(parameters.value_type)) {
         // pgdp's own aggregates coerce their values to these; another aggregate built on pgdp's
         // "any" transition functions must too (the value is read as one of them).
-        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-                        errmsg("%s cannot aggregate values of type %s", identity.name,
-                               format_type_be(parameters.value_type)),
-                        errhint("Pass a smallint, integer, bigint, real, double precision or numeric value.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_DATATYPE_MISMATCH),
+                 errmsg("%s cannot aggregate values of type %s", identity.name,
+                        format_type_be(parameters.value_type)),
+                 errhint("Pass a smallint, integer, bigint, real, double precision or numeric value.")));
     }
     given.integer_values = at.lower >= 0 && is_integer_type(parameters.value_type);
     if (at.lower >= 0) {

@@ -35,8 +35,8 @@ namespace {
 
 using pgdp::pg::AggregateIdentity;
 using pgdp::pg::AggregateKind;
-using pgdp::pg::Parameters;
 using pgdp::pg::is_integer_type;
+using pgdp::pg::Parameters;
 
 // The running state: rows seen (non-NULL, non-NaN values; every row for dp_count) and the total of
 // clamped values in units of 2^unit_exponent.
@@ -147,9 +147,7 @@ double value_as_double(FunctionCallInfo fcinfo, Oid type) {
 
 // Per-row fast path: once this call site exists and its group's state does, the context checks
 // (done on the first row of each group) are not repeated.
-bool established(FunctionCallInfo fcinfo) {
-    return !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr;
-}
+bool established(FunctionCallInfo fcinfo) { return !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr; }
 
 Datum clamped_transition(FunctionCallInfo fcinfo) {
     const Parameters* parameters;
@@ -194,13 +192,17 @@ Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& rele
                      pgdp::Mechanism mechanism) {
     TupleDesc descriptor;
     if (get_call_result_type(fcinfo, nullptr, &descriptor) != TYPEFUNC_COMPOSITE) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("dp_release must be returned as a record")));
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("dp_release must be returned as a record")));
     }
     descriptor = BlessTupleDesc(descriptor);
     const char* name = pgdp::mechanism_name(mechanism).data();  // a string literal
-    Datum values[6] = {Float8GetDatum(release.value),    Float8GetDatum(release.ci_lower),
-                       Float8GetDatum(release.ci_upper), Float8GetDatum(release.noise_sd),
-                       Float8GetDatum(alpha),            CStringGetTextDatum(name)};
+    Datum values[6] = {Float8GetDatum(release.value),
+                       Float8GetDatum(release.ci_lower),
+                       Float8GetDatum(release.ci_upper),
+                       Float8GetDatum(release.noise_sd),
+                       Float8GetDatum(alpha),
+                       CStringGetTextDatum(name)};
     bool nulls[6] = {false, false, false, false, false, false};
     return HeapTupleGetDatum(heap_form_tuple(descriptor, values, nulls));
 }
@@ -246,7 +248,8 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
         }
         release = pgdp::release_aggregate(parameters, site.plan, totals, random);
     });
-    if (identity.with_interval) return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism);
+    if (identity.with_interval)
+        return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism);
     return typed_value(release, site.parameters.value_type, identity.kind);
 }
 
@@ -287,9 +290,10 @@ Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
     if (!same_bounds(*other, p)) {
         // Not reachable while parameters are deterministic (aggregate_call.cpp); refuse rather than
         // release a total computed with other bounds than those charged.
-        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
-                        errmsg("a partial pgdp aggregate was computed with other bounds than those charged"),
-                        errhint("Report this query; run it with max_parallel_workers_per_gather = 0 meanwhile.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INTERNAL_ERROR),
+                 errmsg("a partial pgdp aggregate was computed with other bounds than those charged"),
+                 errhint("Report this query; run it with max_parallel_workers_per_gather = 0 meanwhile.")));
     }
     ClampedState* state = state_of(fcinfo, context, p);  // a fresh copy with the bounds when arg 0 is NULL
     state->rows += other->rows;
@@ -317,10 +321,11 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
     bytea* in = PG_GETARG_BYTEA_PP(0);
     const char* data = VARDATA_ANY(in);
     if (VARSIZE_ANY_EXHDR(in) != kSerializedStateSize || static_cast<uint8>(data[0]) != kStateFormatVersion) {
-        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("invalid pgdp aggregate state (size %d, version %d)",
-                               static_cast<int>(VARSIZE_ANY_EXHDR(in)),
-                               VARSIZE_ANY_EXHDR(in) > 0 ? static_cast<int>(static_cast<uint8>(data[0])) : -1)));
+        ereport(ERROR,
+                (errcode(ERRCODE_DATA_CORRUPTED),
+                 errmsg("invalid pgdp aggregate state (size %d, version %d)",
+                        static_cast<int>(VARSIZE_ANY_EXHDR(in)),
+                        VARSIZE_ANY_EXHDR(in) > 0 ? static_cast<int>(static_cast<uint8>(data[0])) : -1)));
     }
     auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
     std::memcpy(&state->rows, data + 1, 8);
@@ -329,7 +334,8 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
     std::memcpy(&state->lower, data + 25, 8);
     std::memcpy(&state->upper, data + 33, 8);
     if (state->rows < 0) {
-        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp aggregate state (negative row count)")));
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("invalid pgdp aggregate state (negative row count)")));
     }
     PG_RETURN_POINTER(state);
 }

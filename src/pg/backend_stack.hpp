@@ -17,8 +17,9 @@ public:
     void push(const T& item) {
         if (count_ == capacity_) {
             const int capacity = capacity_ == 0 ? 16 : capacity_ * 2;
-            items_ = static_cast<T*>(items_ == nullptr ? MemoryContextAlloc(TopMemoryContext, sizeof(T) * capacity)
-                                                       : repalloc(items_, sizeof(T) * capacity));
+            items_ =
+                static_cast<T*>(items_ == nullptr ? MemoryContextAlloc(TopMemoryContext, sizeof(T) * capacity)
+                                                  : repalloc(items_, sizeof(T) * capacity));
             capacity_ = capacity;
         }
         items_[count_++] = item;

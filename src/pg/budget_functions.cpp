@@ -38,17 +38,20 @@ Datum pgdp_gaussian_part_epsilon(PG_FUNCTION_ARGS) {
     Numeric room = PG_GETARG_NUMERIC(1);
     const bool room_finite = !numeric_is_nan(room) && !numeric_is_inf(room);
     // numeric -> float8 saturating at +-Infinity (no overflow error for a huge numeric).
-    const double room_value = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(room)));
+    const double room_value =
+        DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(room)));
     double epsilon = 0.0;
     enum class Answer { Zero, Null, Epsilon } answer = Answer::Null;
     PGDP_GUARDED({
         if (!(std::isfinite(mu2) && mu2 >= 0.0)) {
-            throw pgdp::ArgumentError("mu2", "mu2 must be a finite number >= 0, got " + pgdp::shown(mu2),
-                                      "mu2 is the sum of (sensitivity/sigma)^2 over a role's Gaussian releases "
-                                      "(pgdp.budgets.gaussian_mu2).");
+            throw pgdp::ArgumentError(
+                "mu2", "mu2 must be a finite number >= 0, got " + pgdp::shown(mu2),
+                "mu2 is the sum of (sensitivity/sigma)^2 over a role's Gaussian releases "
+                "(pgdp.budgets.gaussian_mu2).");
         }
         if (!room_finite) {
-            throw pgdp::ArgumentError("delta_room", "delta_room must be a finite number, got " + pgdp::shown(room_value),
+            throw pgdp::ArgumentError("delta_room",
+                                      "delta_room must be a finite number, got " + pgdp::shown(room_value),
                                       "delta_room is the delta a role has left: delta_limit - delta_spent.");
         }
         if (mu2 == 0.0 || room_value >= 1.0) {
@@ -63,5 +66,4 @@ Datum pgdp_gaussian_part_epsilon(PG_FUNCTION_ARGS) {
     if (answer == Answer::Null) PG_RETURN_NULL();
     PG_RETURN_FLOAT8(epsilon);
 }
-
 }

@@ -28,8 +28,8 @@ Datum pgdp_gaussian_sigma(PG_FUNCTION_ARGS) {
     const double sensitivity = PG_GETARG_FLOAT8(2);
     const char* method = text_to_cstring(PG_GETARG_TEXT_PP(3));
     double sigma = 0.0;
-    PGDP_GUARDED(sigma = pgdp::gaussian_sigma(epsilon, delta, sensitivity,
-                                              pgdp::parse_gaussian_method(method)));
+    PGDP_GUARDED(sigma =
+                     pgdp::gaussian_sigma(epsilon, delta, sensitivity, pgdp::parse_gaussian_method(method)));
     PG_RETURN_FLOAT8(sigma);
 }
 
@@ -54,8 +54,9 @@ Datum pgdp_gaussian_epsilon(PG_FUNCTION_ARGS) {
                  if (!std::isfinite(epsilon)) {
                      throw pgdp::RangeError("sigma",
                                             "no float8 epsilon makes sigma " + pgdp::shown(sigma) +
-                                                " private at delta " + pgdp::shown(delta) + " and sensitivity " +
-                                                pgdp::shown(sensitivity) + ": sigma is too small",
+                                                " private at delta " + pgdp::shown(delta) +
+                                                " and sensitivity " + pgdp::shown(sensitivity) +
+                                                ": sigma is too small",
                                             "Use a larger sigma (or delta, or a smaller sensitivity).");
                  });
     PG_RETURN_FLOAT8(epsilon);

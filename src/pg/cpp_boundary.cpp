@@ -52,7 +52,8 @@ void record_foreign_error(ErrorReport& report, ErrorKind kind, const char* what)
         record_error(report, ErrorKind::Internal, "internal error in pgdp",
                      "Please report it with the query; the server log has the details.");
     }
-    std::snprintf(report.log_detail, sizeof report.log_detail, "C++ exception: %s", what != nullptr ? what : "");
+    std::snprintf(report.log_detail, sizeof report.log_detail, "C++ exception: %s",
+                  what != nullptr ? what : "");
 }
 
 void raise(const ErrorReport& report) {

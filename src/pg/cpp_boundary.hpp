@@ -43,7 +43,8 @@ bool guarded(ErrorReport& report, Body&& body) noexcept {
         body();
         return true;
     } catch (const pgdp::Interrupted&) {
-        record_error(report, ErrorKind::Interrupted, "canceling statement: pgdp computation interrupted", nullptr);
+        record_error(report, ErrorKind::Interrupted, "canceling statement: pgdp computation interrupted",
+                     nullptr);
     } catch (const pgdp::ArgumentError& error) {
         record_error(report, ErrorKind::InvalidParameter, error.what(), error.hint().c_str());
     } catch (const pgdp::RangeError& error) {
@@ -67,9 +68,9 @@ bool guarded(ErrorReport& report, Body&& body) noexcept {
 // Runs the statements behind the barrier and raises the recorded error, if any, afterwards.
 // Variadic, so that a body with commas (a braced initializer, a template argument list) needs no
 // extra parentheses: PGDP_GUARDED(x = f(a, b)); or PGDP_GUARDED(auto t = g(); use(t));
-#define PGDP_GUARDED(...)                                                        \
-    do {                                                                         \
-        ::pgdp::pg::ErrorReport pgdp_error_report_;                              \
-        if (!::pgdp::pg::guarded(pgdp_error_report_, [&]() { __VA_ARGS__; }))    \
-            ::pgdp::pg::raise(pgdp_error_report_);                               \
+#define PGDP_GUARDED(...)                                                     \
+    do {                                                                      \
+        ::pgdp::pg::ErrorReport pgdp_error_report_;                           \
+        if (!::pgdp::pg::guarded(pgdp_error_report_, [&]() { __VA_ARGS__; })) \
+            ::pgdp::pg::raise(pgdp_error_report_);                            \
     } while (0)

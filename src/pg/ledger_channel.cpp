@@ -29,7 +29,8 @@ shmem_startup_hook_type previous_shmem_startup = nullptr;
 int registered_pool_size = 0;  // set in the postmaster by register_ledger_pool()
 
 Size shared_size() {
-    return add_size(offsetof(LedgerShared, slots), mul_size(static_cast<Size>(MaxBackends) + 1, sizeof(RequestSlot)));
+    return add_size(offsetof(LedgerShared, slots),
+                    mul_size(static_cast<Size>(MaxBackends) + 1, sizeof(RequestSlot)));
 }
 
 void on_shmem_request() {
@@ -107,27 +108,31 @@ void abandon_request() {
 }
 
 [[noreturn]] void refuse_busy_pool() {
-    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-                    errmsg("every pgdp ledger worker is serving another database"),
-                    errdetail("The %d ledger workers (pgdp.ledger_workers) charge releases of at most as many "
-                              "databases at a time; this query waited pgdp.charge_timeout (%d ms) for one. Nothing "
-                              "was released or charged.",
-                              shared->pool_size, charge_timeout_ms),
-                    errhint("Raise pgdp.ledger_workers (and max_worker_processes, which must leave room for them) "
-                            "and restart the server, or retry when releases in other databases pause.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+             errmsg("every pgdp ledger worker is serving another database"),
+             errdetail("The %d ledger workers (pgdp.ledger_workers) charge releases of at most as many "
+                       "databases at a time; this query waited pgdp.charge_timeout (%d ms) for one. Nothing "
+                       "was released or charged.",
+                       shared->pool_size, charge_timeout_ms),
+             errhint("Raise pgdp.ledger_workers (and max_worker_processes, which must leave room for them) "
+                     "and restart the server, or retry when releases in other databases pause.")));
 }
 
 [[noreturn]] void timed_out() {
     LWLockAcquire(shared->lock, LW_EXCLUSIVE);
     // Still pending with no worker bound to the database: the pool was busy the whole time.
-    const bool pool_busy = my_slot().state == SlotState::Pending && worker_bound_to(shared, MyDatabaseId) == nullptr;
+    const bool pool_busy =
+        my_slot().state == SlotState::Pending && worker_bound_to(shared, MyDatabaseId) == nullptr;
     abandon_request_locked();
     LWLockRelease(shared->lock);
     if (pool_busy) refuse_busy_pool();
-    ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED),
-                    errmsg("pgdp could not charge the release within pgdp.charge_timeout (%d ms)", charge_timeout_ms),
-                    errdetail("Nothing was released. The charge may still be recorded in the ledger."),
-                    errhint("Check the server log for the pgdp ledger worker, or raise pgdp.charge_timeout.")));
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_QUERY_CANCELED),
+         errmsg("pgdp could not charge the release within pgdp.charge_timeout (%d ms)", charge_timeout_ms),
+         errdetail("Nothing was released. The charge may still be recorded in the ledger."),
+         errhint("Check the server log for the pgdp ledger worker, or raise pgdp.charge_timeout.")));
 }
 
 // Waits for the worker's answer; returns false if the slot is not Done yet.
@@ -192,8 +197,8 @@ void register_ledger_pool() {
     // (always the first ones), so that no entry waits for a worker that will never run.
     int registered = 0;
     for (slist_node* node = BackgroundWorkerList.head.next; node != nullptr; node = node->next) {
-        const auto* entry = reinterpret_cast<const RegisteredBgWorker*>(reinterpret_cast<const char*>(node) -
-                                                                          offsetof(RegisteredBgWorker, rw_lnode));
+        const auto* entry = reinterpret_cast<const RegisteredBgWorker*>(
+            reinterpret_cast<const char*>(node) - offsetof(RegisteredBgWorker, rw_lnode));
         if (std::strcmp(entry->rw_worker.bgw_library_name, "pgdp") == 0 &&
             std::strcmp(entry->rw_worker.bgw_function_name, "pgdp_ledger_main") == 0) {
             ++registered;
@@ -201,10 +206,11 @@ void register_ledger_pool() {
     }
     registered_pool_size = registered < kMaxLedgerWorkers ? registered : kMaxLedgerWorkers;
     if (registered_pool_size < ledger_workers) {
-        ereport(WARNING, (errmsg("pgdp could register only %d of its %d ledger workers", registered_pool_size,
-                                 ledger_workers),
-                          errhint("Raise max_worker_processes: it must leave room for pgdp.ledger_workers besides "
-                                  "parallel workers and other extensions' workers.")));
+        ereport(WARNING,
+                (errmsg("pgdp could register only %d of its %d ledger workers", registered_pool_size,
+                        ledger_workers),
+                 errhint("Raise max_worker_processes: it must leave room for pgdp.ledger_workers besides "
+                         "parallel workers and other extensions' workers.")));
     }
 }
 
@@ -215,11 +221,12 @@ bool ledger_has_workers() { return shared != nullptr && shared->pool_size > 0; }
 ChargeOutcome charge_releases_now(Oid role, uint64 query_id, const char* query_text, const ChargeItem* items,
                                   int count) {
     if (shared->pool_size == 0) {
-        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("pgdp has no ledger worker"),
-                        errdetail("No pool worker could be registered at server start; no release is made without "
-                                  "a committed charge."),
-                        errhint("Raise max_worker_processes to leave room for pgdp.ledger_workers and restart the "
-                                "server.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_RESOURCES), errmsg("pgdp has no ledger worker"),
+                 errdetail("No pool worker could be registered at server start; no release is made without "
+                           "a committed charge."),
+                 errhint("Raise max_worker_processes to leave room for pgdp.ledger_workers and restart the "
+                         "server.")));
     }
     const TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), charge_timeout_ms);
     // A request abandoned earlier may still be in the worker's hands: wait for it to finish.

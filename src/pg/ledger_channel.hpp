@@ -18,14 +18,14 @@ constexpr int kMaxLedgerWorkers = 32;  // upper bound of pgdp.ledger_workers
 
 // One release to charge (an aggregate call, once per grouping set).
 struct ChargeItem {
-    double epsilon;        // as passed to the aggregate (charged as its shortest decimal)
+    double epsilon;  // as passed to the aggregate (charged as its shortest decimal)
     double delta;
-    double noise_scale;    // of the value release, value units
-    double sensitivity;    // of the value release, value units
-    double gaussian_mu2;   // sum over the call's Gaussian releases of (Delta_int/sigma_int)^2, rounded
-                           // up; 0 if not Gaussian or not eligible for the Gaussian part
-    int32 mechanism;       // pgdp::Mechanism, resolved
-    char aggregate[16];    // "dp_sum", ...
+    double noise_scale;   // of the value release, value units
+    double sensitivity;   // of the value release, value units
+    double gaussian_mu2;  // sum over the call's Gaussian releases of (Delta_int/sigma_int)^2, rounded
+                          // up; 0 if not Gaussian or not eligible for the Gaussian part
+    int32 mechanism;      // pgdp::Mechanism, resolved
+    char aggregate[16];   // "dp_sum", ...
 };
 
 struct ChargeOutcome {

@@ -44,7 +44,7 @@ namespace pgdp::pg {
 namespace {
 
 constexpr int kBatch = 32;
-constexpr long kIdleExitMs = 3000;   // under DROP DATABASE's 5 s wait for other sessions to leave
+constexpr long kIdleExitMs = 3000;    // under DROP DATABASE's 5 s wait for other sessions to leave
 constexpr long kServeSliceMs = 1000;  // a worker another database waits for moves on after this
 
 struct Taken {
@@ -52,8 +52,8 @@ struct Taken {
     RequestSlot request;  // copy
 };
 
-int pool_index = -1;              // this process's entry in LedgerShared::workers
-Oid my_database = InvalidOid;     // the database it serves, once assigned
+int pool_index = -1;           // this process's entry in LedgerShared::workers
+Oid my_database = InvalidOid;  // the database it serves, once assigned
 
 void set_outcome(ChargeOutcome& outcome, ChargeOutcome::Code code, const char* message, const char* detail,
                  const char* hint) {
@@ -229,22 +229,23 @@ SPIPlanPtr next_charge_id = nullptr;
 
 SPIPlanPtr keep(const char* sql, int nargs, Oid* types) {
     SPIPlanPtr plan = SPI_prepare(sql, nargs, types);
-    if (plan == nullptr) elog(ERROR, "pgdp ledger: SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+    if (plan == nullptr)
+        elog(ERROR, "pgdp ledger: SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
     if (SPI_keepplan(plan) != 0) elog(ERROR, "pgdp ledger: SPI_keepplan failed");
     return plan;
 }
 
 // Columns of check_budget, in order.
 enum CheckColumn {
-    kAboveFloor = 1,        // the smallest epsilon of the query >= min_epsilon
-    kWithinQuota,           // releases + count <= release_limit
-    kBasicFits,             // basic part: exact sums within (E - E_g, D - D_g)
-    kGaussianEpsilon,       // E_g, float8
-    kGaussianDelta,         // D_g, float8
-    kGaussianMu2,           // mu^2 spent
-    kBasicEpsilonAdded,     // exact sums of this query's basic-part releases (text)
+    kAboveFloor = 1,     // the smallest epsilon of the query >= min_epsilon
+    kWithinQuota,        // releases + count <= release_limit
+    kBasicFits,          // basic part: exact sums within (E - E_g, D - D_g)
+    kGaussianEpsilon,    // E_g, float8
+    kGaussianDelta,      // D_g, float8
+    kGaussianMu2,        // mu^2 spent
+    kBasicEpsilonAdded,  // exact sums of this query's basic-part releases (text)
     kBasicDeltaAdded,
-    kMinEpsilonShown,       // the rest: bounded decimals for messages
+    kMinEpsilonShown,  // the rest: bounded decimals for messages
     kReleases,
     kReleaseLimit,
     kBasicEpsilonSpent,
@@ -261,8 +262,9 @@ void prepare_plans() {
     // Gaussian releases join the Gaussian part when the role's budget has one (gaussian accounting
     // with gaussian_delta_limit > 0); otherwise they are charged to the basic part.
     lock_budget = keep(
-        "SELECT accounting = 'gaussian' AND gaussian_delta_limit > 0 FROM pgdp.budgets WHERE role = $1 FOR UPDATE", 1,
-        lock_types);
+        "SELECT accounting = 'gaussian' AND gaussian_delta_limit > 0 FROM pgdp.budgets WHERE role = $1 FOR "
+        "UPDATE",
+        1, lock_types);
     // $2, $3: epsilons and deltas of the query's basic-part releases; $4: its smallest epsilon;
     // $5: its number of releases. Sums are exact (numeric); shown values are bounded.
     Oid check_types[] = {REGROLEOID, TEXTARRAYOID, TEXTARRAYOID, TEXTOID, INT8OID};
@@ -282,8 +284,9 @@ void prepare_plans() {
         "       trim_scale(pgdp.bounded_numeric(b.delta_limit - b.gaussian_delta_limit, false))::text, "
         "       pgdp.bounded_numeric(b.gaussian_epsilon_limit, false)::text, "
         "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text ";
-    const char* not_shown = "       NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, "
-                            "NULL::text, NULL::text ";
+    const char* not_shown =
+        "       NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, "
+        "NULL::text, NULL::text ";
     const char* from =
         "FROM pgdp.budgets b, "
         "     (SELECT (SELECT coalesce(sum(x::numeric), 0) FROM unnest($2) x) AS e, "
@@ -293,17 +296,20 @@ void prepare_plans() {
     describe_budget = keep(psprintf("%s%s%s", decided, shown, from), 5, check_types);
     Oid spend_types[] = {REGROLEOID, TEXTOID, TEXTOID, FLOAT8OID, INT8OID};
     spend_budget = keep(
-        "UPDATE pgdp.budgets SET epsilon_spent = epsilon_spent + $2::numeric, delta_spent = delta_spent + $3::numeric, "
+        "UPDATE pgdp.budgets SET epsilon_spent = epsilon_spent + $2::numeric, delta_spent = delta_spent + "
+        "$3::numeric, "
         "       gaussian_mu2 = $4, releases = releases + $5, updated_at = now() WHERE role = $1",
         5, spend_types);
     next_charge_id = keep("SELECT nextval('pgdp.charge_ids')", 0, nullptr);
     // One row per charge (extension/pgdp.sql.in, pgdp.charges): release i is element i of each array.
-    Oid record_types[] = {INT8OID,      REGROLEOID,   INT4OID,        INT8OID,        TEXTOID,
-                          TEXTARRAYOID, TEXTARRAYOID, BOOLARRAYOID,   TEXTARRAYOID,   TEXTARRAYOID,
+    Oid record_types[] = {INT8OID,        REGROLEOID,     INT4OID,       INT8OID,      TEXTOID,
+                          TEXTARRAYOID,   TEXTARRAYOID,   BOOLARRAYOID,  TEXTARRAYOID, TEXTARRAYOID,
                           FLOAT8ARRAYOID, FLOAT8ARRAYOID, FLOAT8ARRAYOID};
     record_charge = keep(
-        "INSERT INTO pgdp.charges (charge_id, role, backend_pid, query_id, query_text, aggregates, mechanisms, "
-        "                          gaussian_part, epsilons, deltas, noise_scales, sensitivities, gaussian_mu2s) "
+        "INSERT INTO pgdp.charges (charge_id, role, backend_pid, query_id, query_text, aggregates, "
+        "mechanisms, "
+        "                          gaussian_part, epsilons, deltas, noise_scales, sensitivities, "
+        "gaussian_mu2s) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric[], $10::numeric[], $11, $12, $13)",
         13, record_types);
 }
@@ -339,7 +345,8 @@ Datum cstring_array(const char* const* values, int count) {
 Datum float8_array(const double* values, int count) {
     Datum* elements = static_cast<Datum*>(palloc(sizeof(Datum) * (count > 0 ? count : 1)));
     for (int i = 0; i < count; ++i) elements[i] = Float8GetDatum(values[i]);
-    return PointerGetDatum(construct_array(elements, count, FLOAT8OID, sizeof(double), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+    return PointerGetDatum(
+        construct_array(elements, count, FLOAT8OID, sizeof(double), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
 Datum bool_array(const bool* values, int count) {
@@ -385,13 +392,12 @@ bool lock_budget_row(RequestSlot& request, const char* role, Datum role_datum, b
         elog(ERROR, "pgdp ledger: reading the budget failed");
     }
     if (SPI_processed == 0) {
-        set_outcome(request.outcome, ChargeOutcome::NoBudget,
-                    psprintf("role \"%s\" has no privacy budget", role),
-                    psprintf("Every release is charged to the session user, and \"%s\" has no row in "
-                             "pgdp.budgets; nothing was released or charged.",
-                             role),
-                    psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).",
-                             role));
+        set_outcome(
+            request.outcome, ChargeOutcome::NoBudget, psprintf("role \"%s\" has no privacy budget", role),
+            psprintf("Every release is charged to the session user, and \"%s\" has no row in "
+                     "pgdp.budgets; nothing was released or charged.",
+                     role),
+            psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).", role));
         return false;
     }
     *gaussian_accounting = column_bool(0, 1);
@@ -403,12 +409,12 @@ bool lock_budget_row(RequestSlot& request, const char* role, Datum role_datum, b
 struct ReleaseSplit {
     Decimal* basic_epsilons;
     Decimal* basic_deltas;
-    int basic;                // releases in the basic part
-    bool* in_gaussian_part;   // per release
-    double mu2_added;         // sum of the Gaussian part's mu^2, rounded up
-    double requested_epsilon; // the query's totals, for messages
+    int basic;                 // releases in the basic part
+    bool* in_gaussian_part;    // per release
+    double mu2_added;          // sum of the Gaussian part's mu^2, rounded up
+    double requested_epsilon;  // the query's totals, for messages
     double requested_delta;
-    Decimal smallest_epsilon; // checked against the role's min_epsilon
+    Decimal smallest_epsilon;  // checked against the role's min_epsilon
 };
 
 ReleaseSplit split_releases(const RequestSlot& request, bool gaussian_accounting) {
@@ -523,15 +529,15 @@ bool refused_by_limits(RequestSlot& request, const char* role, const ReleaseSpli
     run_budget_query(describe_budget, arguments, "reading the budget failed");
     const char* parts =
         gaussian_accounting
-            ? psprintf("spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
-                       "releases to sensitivity/sigma %.6g of at most %.6g for its Gaussian part (%s, %s)%s",
-                       column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
-                       column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit),
-                       std::sqrt(gaussian.mu2_before), std::sqrt(gaussian.mu2_limit),
-                       column_text(0, kGaussianEpsilonShown), column_text(0, kGaussianDeltaShown),
-                       split.mu2_added > 0.0
-                           ? psprintf(" (%.6g with this query)", std::sqrt(gaussian.mu2_after))
-                           : "")
+            ? psprintf(
+                  "spent epsilon %s and delta %s of its basic part (%s, %s) and composed its Gaussian "
+                  "releases to sensitivity/sigma %.6g of at most %.6g for its Gaussian part (%s, %s)%s",
+                  column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
+                  column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit),
+                  std::sqrt(gaussian.mu2_before), std::sqrt(gaussian.mu2_limit),
+                  column_text(0, kGaussianEpsilonShown), column_text(0, kGaussianDeltaShown),
+                  split.mu2_added > 0.0 ? psprintf(" (%.6g with this query)", std::sqrt(gaussian.mu2_after))
+                                        : "")
             : psprintf("spent epsilon %s and delta %s of its limits %s and %s",
                        column_text(0, kBasicEpsilonSpent), column_text(0, kBasicDeltaSpent),
                        column_text(0, kBasicEpsilonLimit), column_text(0, kBasicDeltaLimit));
@@ -592,18 +598,12 @@ void record(const RequestSlot& request, Datum role_datum, const ReleaseSplit& sp
         sensitivities[i] = item.sensitivity;
         mu2s[i] = item.gaussian_mu2;
     }
-    Datum args[13] = {Int64GetDatum(charge_id),
-                      role_datum,
-                      Int32GetDatum(request.backend_pid),
-                      Int64GetDatum(static_cast<int64>(request.query_id)),
-                      CStringGetTextDatum(query_text),
-                      cstring_array(aggregates, count),
-                      cstring_array(mechanisms, count),
-                      bool_array(split.in_gaussian_part, count),
-                      text_array(all_epsilons, count),
-                      text_array(all_deltas, count),
-                      float8_array(noise_scales, count),
-                      float8_array(sensitivities, count),
+    Datum args[13] = {Int64GetDatum(charge_id),           role_datum,
+                      Int32GetDatum(request.backend_pid), Int64GetDatum(static_cast<int64>(request.query_id)),
+                      CStringGetTextDatum(query_text),    cstring_array(aggregates, count),
+                      cstring_array(mechanisms, count),   bool_array(split.in_gaussian_part, count),
+                      text_array(all_epsilons, count),    text_array(all_deltas, count),
+                      float8_array(noise_scales, count),  float8_array(sensitivities, count),
                       float8_array(mu2s, count)};
     char nulls[14] = "             ";
     if (request.query_id == 0) nulls[3] = 'n';
@@ -699,7 +699,8 @@ void process(Taken* batch, int count) {
                        "pgdp UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
-        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &describe_budget, &spend_budget, &record_charge, &next_charge_id}) {
+        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &describe_budget, &spend_budget, &record_charge,
+                                 &next_charge_id}) {
             if (*plan != nullptr) SPI_freeplan(*plan);
             *plan = nullptr;
         }
@@ -739,7 +740,8 @@ extern "C" void pgdp_ledger_main(Datum main_arg) {
     SetConfigOption("search_path", "pg_catalog", PGC_SUSET, PGC_S_OVERRIDE);
     pgstat_report_appname("pgdp ledger");
 
-    MemoryContext loop_context = AllocSetContextCreate(TopMemoryContext, "pgdp ledger", ALLOCSET_DEFAULT_SIZES);
+    MemoryContext loop_context =
+        AllocSetContextCreate(TopMemoryContext, "pgdp ledger", ALLOCSET_DEFAULT_SIZES);
     Taken* batch = static_cast<Taken*>(MemoryContextAlloc(TopMemoryContext, sizeof(Taken) * kBatch));
     TimestampTz idle_since = GetCurrentTimestamp();
     for (;;) {

@@ -18,7 +18,8 @@ Datum pgdp_gaussian_noise(PG_FUNCTION_ARGS) {
     const double sigma = PG_GETARG_FLOAT8(0);
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     double noise = 0.0;
-    PGDP_GUARDED(pgdp::require_sampler_scale("sigma", sigma); noise = pgdp::sample_gaussian_noise(sigma, random));
+    PGDP_GUARDED(pgdp::require_sampler_scale("sigma", sigma);
+                 noise = pgdp::sample_gaussian_noise(sigma, random));
     PG_RETURN_FLOAT8(noise);
 }
 
@@ -27,7 +28,8 @@ Datum pgdp_laplace_noise(PG_FUNCTION_ARGS) {
     const double scale = PG_GETARG_FLOAT8(0);
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     double noise = 0.0;
-    PGDP_GUARDED(pgdp::require_sampler_scale("scale", scale); noise = pgdp::sample_laplace_noise(scale, random));
+    PGDP_GUARDED(pgdp::require_sampler_scale("scale", scale);
+                 noise = pgdp::sample_laplace_noise(scale, random));
     PG_RETURN_FLOAT8(noise);
 }
 

@@ -29,7 +29,8 @@ void remove_forced_gather(PlannedStmt* statement) {
     statement->planTree = top->lefttree;
 }
 
-PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options, ParamListInfo bound_params) {
+PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
+                        ParamListInfo bound_params) {
     check_query_authors(parse);
     PlannedStmt* statement = previous_planner != nullptr
                                  ? previous_planner(parse, query_string, cursor_options, bound_params)

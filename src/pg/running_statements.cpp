@@ -44,8 +44,6 @@ struct Running {
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
 
-
-
 // The owner of a domain (InvalidOid for other types).
 Oid domain_owner(Oid type) {
     HeapTuple tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
@@ -60,7 +58,9 @@ bool foreign_relation(Oid relation, ForeignCode* found) {
     const Oid owner = relation_owner(relation);
     if (!OidIsValid(owner) || is_trusted_author(owner)) return false;
     const char kind = get_rel_relkind(relation);
-    *found = ForeignCode{kind == RELKIND_VIEW ? "view" : kind == RELKIND_MATVIEW ? "materialized view" : "table",
+    *found = ForeignCode{kind == RELKIND_VIEW      ? "view"
+                         : kind == RELKIND_MATVIEW ? "materialized view"
+                                                   : "table",
                          relation, owner};
     return true;
 }
@@ -89,7 +89,8 @@ bool type_runs_foreign_constraints(Oid type, ForeignCode* found, int depth = 0) 
     bool foreign = false;
     for (int i = 0; i < RelationGetNumberOfAttributes(composite) && !foreign; ++i) {
         const Form_pg_attribute attribute = TupleDescAttr(RelationGetDescr(composite), i);
-        if (!attribute->attisdropped) foreign = type_runs_foreign_constraints(attribute->atttypid, found, depth + 1);
+        if (!attribute->attisdropped)
+            foreign = type_runs_foreign_constraints(attribute->atttypid, found, depth + 1);
     }
     RelationClose(composite);
     return foreign;
@@ -112,8 +113,8 @@ bool find_foreign_domain(Node* node, void* context) {
     if (builds_values && type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
         return true;
     }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)),
-                                  context);
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)), context);
 }
 
 // Domain coercions (their CHECK constraints) in the expressions of a plan: target lists and
@@ -122,7 +123,9 @@ bool find_foreign_domain(Node* node, void* context) {
 bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
     if (plan == nullptr) return false;
     check_stack_depth();
-    auto walk = [&](void* expressions) { return find_foreign_domain(static_cast<Node*>(expressions), found); };
+    auto walk = [&](void* expressions) {
+        return find_foreign_domain(static_cast<Node*>(expressions), found);
+    };
     if (walk(plan->targetlist) || walk(plan->qual)) return true;
     ListCell* cell;
     switch (nodeTag(plan)) {
@@ -137,7 +140,8 @@ bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
             if (IsA(plan, HashJoin) && walk(castNode(HashJoin, plan)->hashclauses)) return true;
             break;
         case T_IndexScan:
-            if (walk(castNode(IndexScan, plan)->indexqualorig) || walk(castNode(IndexScan, plan)->indexorderbyorig)) {
+            if (walk(castNode(IndexScan, plan)->indexqualorig) ||
+                walk(castNode(IndexScan, plan)->indexorderbyorig)) {
                 return true;
             }
             break;
@@ -154,7 +158,8 @@ bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
             if (walk(castNode(TidScan, plan)->tidquals)) return true;
             break;
         case T_Limit:
-            if (walk(castNode(Limit, plan)->limitOffset) || walk(castNode(Limit, plan)->limitCount)) return true;
+            if (walk(castNode(Limit, plan)->limitOffset) || walk(castNode(Limit, plan)->limitCount))
+                return true;
             break;
         case T_TableFuncScan:
             if (walk(castNode(TableFuncScan, plan)->tablefunc)) return true;
@@ -167,7 +172,8 @@ bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
             break;
         case T_ModifyTable: {
             const ModifyTable* modify = castNode(ModifyTable, plan);
-            if (walk(modify->onConflictSet) || walk(modify->onConflictWhere) || walk(modify->returningLists)) {
+            if (walk(modify->onConflictSet) || walk(modify->onConflictWhere) ||
+                walk(modify->returningLists)) {
                 return true;
             }
             break;
@@ -269,9 +275,9 @@ bool is_explain_analyze(const Node* statement) {
     return false;
 }
 
-void run_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree, ProcessUtilityContext context,
-                 ParamListInfo params, QueryEnvironment* environment, DestReceiver* destination,
-                 QueryCompletion* completion) {
+void run_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
+                 ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
+                 DestReceiver* destination, QueryCompletion* completion) {
     Oid copy_target = InvalidOid;
     const Node* utility = statement->utilityStmt;
     if (IsA(utility, CopyStmt) && castNode(CopyStmt, utility)->is_from &&
@@ -281,7 +287,8 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
     // Utilities that run queries (or code that does) are running statements too: a release started
     // inside one is not one made while a statement is parsed or its parameters bound.
     const bool runs_code = IsA(utility, DoStmt) || IsA(utility, CallStmt) || IsA(utility, ExplainStmt) ||
-                           IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) || IsA(utility, ExecuteStmt);
+                           IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) ||
+                           IsA(utility, ExecuteStmt);
     volatile const bool copying = runs_code;
     volatile const bool explaining = is_explain_analyze(utility);
     if (copying) running.push(Running{nullptr, copy_target, starts_outside_statement(statement)});
@@ -289,11 +296,11 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
     PG_TRY();
     {
         if (previous_utility != nullptr) {
-            previous_utility(statement, query_string, read_only_tree, context, params, environment, destination,
-                             completion);
+            previous_utility(statement, query_string, read_only_tree, context, params, environment,
+                             destination, completion);
         } else {
-            standard_ProcessUtility(statement, query_string, read_only_tree, context, params, environment, destination,
-                                    completion);
+            standard_ProcessUtility(statement, query_string, read_only_tree, context, params, environment,
+                                    destination, completion);
         }
     }
     PG_FINALLY();
@@ -319,9 +326,10 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
     for (int i = running.size() - 1; i >= from_depth && i >= 0; --i) {
         const Running& entry = running[i];
         if (except != nullptr && entry.statement == except) continue;
-        const bool foreign = entry.statement != nullptr       ? statement_runs_foreign_code(entry.statement, found)
-                             : OidIsValid(entry.copy_target) ? copy_target_runs_foreign_code(entry.copy_target, found)
-                                                             : false;
+        const bool foreign = entry.statement != nullptr ? statement_runs_foreign_code(entry.statement, found)
+                             : OidIsValid(entry.copy_target)
+                                 ? copy_target_runs_foreign_code(entry.copy_target, found)
+                                 : false;
         if (foreign) return true;
     }
     return false;
@@ -329,7 +337,9 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
 
 int running_depth() { return running.size(); }
 
-bool running_outside_statement() { return running.size() > 0 && running[running.size() - 1].outside_statement; }
+bool running_outside_statement() {
+    return running.size() > 0 && running[running.size() - 1].outside_statement;
+}
 
 bool started_by_active_portal(const PlannedStmt* statement) {
     return ActivePortal != nullptr && list_member_ptr(ActivePortal->stmts, statement);

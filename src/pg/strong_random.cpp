@@ -74,16 +74,16 @@ RandomSource& release_random_source() {
     if (reseed_pending) {
         seeded_source() = SeededRandomSource(static_cast<std::uint64_t>(test_seed));
         reseed_pending = false;
-        ereport(WARNING, (errmsg("pgdp draws deterministic, predictable noise (pgdp.test_seed = %d)", test_seed),
-                          errhint("Never set pgdp.test_seed where analysts query.")));
+        ereport(WARNING,
+                (errmsg("pgdp draws deterministic, predictable noise (pgdp.test_seed = %d)", test_seed),
+                 errhint("Never set pgdp.test_seed where analysts query.")));
     }
     return seeded_source();
 }
 
 void define_random_settings() {
     DefineCustomIntVariable(
-        "pgdp.test_seed",
-        "Seed for a deterministic, NOT secure, noise generator used by regression tests.",
+        "pgdp.test_seed", "Seed for a deterministic, NOT secure, noise generator used by regression tests.",
         "-1 (the default) draws all noise from pg_strong_random. Only superusers can set it; "
         "never set it on a server that serves analysts.",
         &test_seed, -1, -1, INT_MAX, PGC_SUSET, 0, nullptr, assign_test_seed, nullptr);

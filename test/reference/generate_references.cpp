@@ -80,7 +80,10 @@ R analytic_sigma(const R& eps, const R& delta, const R& D) {
         throw std::runtime_error("analytic_sigma: bad bracket");
     for (int i = 0; i < 220; ++i) {
         R mid = sqrt_(lo * hi);
-        if (profile_delta(mid, eps, D) > delta) lo = mid; else hi = mid;
+        if (profile_delta(mid, eps, D) > delta)
+            lo = mid;
+        else
+            hi = mid;
     }
     return hi;
 }
@@ -101,7 +104,10 @@ R analytic_sigma_zhao(const R& eps, const R& delta, const R& D) {
     R lo = -40, hi = 40;
     for (int i = 0; i < 260; ++i) {
         R mid = (lo + hi) / 2;
-        if (r(mid) > 2 * delta) lo = mid; else hi = mid;
+        if (r(mid) > 2 * delta)
+            lo = mid;
+        else
+            hi = mid;
     }
     return sigma_from_u(hi, eps, D);
 }
@@ -110,10 +116,16 @@ R analytic_sigma_zhao(const R& eps, const R& delta, const R& D) {
 R profile_epsilon(const R& s, const R& delta, const R& D) {
     if (profile_delta(s, R(0), D) <= delta) return R(0);
     R lo = 0, hi = 1;
-    while (profile_delta(s, hi, D) > delta) { lo = hi; hi *= 2; }
+    while (profile_delta(s, hi, D) > delta) {
+        lo = hi;
+        hi *= 2;
+    }
     for (int i = 0; i < 260; ++i) {
         R mid = (lo + hi) / 2;
-        if (profile_delta(s, mid, D) > delta) lo = mid; else hi = mid;
+        if (profile_delta(s, mid, D) > delta)
+            lo = mid;
+        else
+            hi = mid;
     }
     return hi;
 }
@@ -161,9 +173,9 @@ R sigma_vinterbo_closed(const R& eps, const R& delta, const R& D) {
 R sigma_zhao1(const R& eps, const R& delta, const R& D) {
     const R t = exp_(eps) * erfc_(sqrt_(eps));  // e^eps erfc(sqrt eps)
     R b = 0;
-    if (2 - t > 2 * delta) {                     // condition of (7a)
+    if (2 - t > 2 * delta) {  // condition of (7a)
         const R inner_arg = 2 * delta + t;
-        const R x = erfc_inv_(inner_arg);        // inverfc(2 delta + e^eps erfc(sqrt eps))
+        const R x = erfc_inv_(inner_arg);  // inverfc(2 delta + e^eps erfc(sqrt eps))
         const R frac = exp_(eps) * erfc_(sqrt_(x * x + eps)) / inner_arg;
         const R arg = 2 * delta / (1 - frac);
         if (!(arg > 0 && arg < 2)) throw std::runtime_error("zhao1: inverfc argument out of (0,2)");
@@ -185,20 +197,22 @@ R sigma_pdp(const R& eps, const R& delta, const R& D) {
     R lo = -40, hi = 40;
     for (int i = 0; i < 260; ++i) {
         R mid = (lo + hi) / 2;
-        if (F(mid) > 2 * delta) lo = mid; else hi = mid;
+        if (F(mid) > 2 * delta)
+            lo = mid;
+        else
+            hi = mid;
     }
     return sigma_from_u(hi, eps, D);  // larger d = larger sigma: the safe end
 }
 // 002 Theorem 8 eqs. (14a)/(14b) (Mechanism 3): f = inverfc(delta).
-R sigma_zhao3(const R& eps, const R& delta, const R& D) {
-    return sigma_from_u(erfc_inv_(delta), eps, D);
-}
+R sigma_zhao3(const R& eps, const R& delta, const R& D) { return sigma_from_u(erfc_inv_(delta), eps, D); }
 // 002 Theorem 9 eqs. (15a)/(15b) (Mechanism 4): g = sqrt(ln(2/(sqrt(8 delta+1) - 1))).
 R sigma_zhao4(const R& eps, const R& delta, const R& D) {
     const R g = sqrt_(log_(R(2) * (sqrt_(8 * delta + 1) + 1) / (8 * delta)));  // as in zhao2
     return sigma_from_u(g, eps, D);
 }
-// 002 Section VII (zCDP, Bun-Steinke Prop. 1.3/1.6): D (sqrt(ln 1/delta) + sqrt(ln 1/delta + eps)) / (sqrt2 eps).
+// 002 Section VII (zCDP, Bun-Steinke Prop. 1.3/1.6): D (sqrt(ln 1/delta) + sqrt(ln 1/delta + eps)) / (sqrt2
+// eps).
 R sigma_zcdp(const R& eps, const R& delta, const R& D) {
     const R L = log_(1 / delta);
     return D * (sqrt_(L) + sqrt_(L + eps)) / (kSqrt2 * eps);
@@ -236,19 +250,22 @@ R gaussian_accuracy(const R& sigma, const R& alpha) {
 }
 
 // Truncated Laplace, 004 Definition 3 (eq. 4), Theorem 2 (eq. 5), Theorem 3 (eq. 7); 001 Thm 5.6.
-struct TLap { R lambda, bound, amplitude, power; };
+struct TLap {
+    R lambda, bound, amplitude, power;
+};
 TLap truncated_laplace(const R& eps, const R& delta, const R& D) {
-    const R lambda = D / eps;                          // lambda := D/eps
-    const R K = expm1_(eps) / (2 * delta);             // (e^eps - 1)/(2 delta)
-    const R L = log1p_(K);                             // log(1 + K)
+    const R lambda = D / eps;               // lambda := D/eps
+    const R K = expm1_(eps) / (2 * delta);  // (e^eps - 1)/(2 delta)
+    const R L = log1p_(K);                  // log(1 + K)
     TLap t;
     t.lambda = lambda;
-    t.bound = lambda * L;                              // A := (D/eps) log(1 + (e^eps-1)/(2 delta))
-    t.amplitude = lambda * (1 - L / K);                // V1 (eq. 5)
+    t.bound = lambda * L;                                       // A := (D/eps) log(1 + (e^eps-1)/(2 delta))
+    t.amplitude = lambda * (1 - L / K);                         // V1 (eq. 5)
     t.power = 2 * lambda * lambda * (1 - (L * L / 2 + L) / K);  // V2 (eq. 7)
     // Self-check against the integrals in the proofs of Theorems 2 and 3 (B from Definition 3):
-    // V1 = lambda - A/(e^{A/lambda} - 1), V2 = 2 lambda^2 - (A^2 + 2 lambda A) e^{-A/lambda}/(1 - e^{-A/lambda}).
-    const R em1 = expm1_(t.bound / lambda);            // e^{A/lambda} - 1, recomputed from A
+    // V1 = lambda - A/(e^{A/lambda} - 1), V2 = 2 lambda^2 - (A^2 + 2 lambda A) e^{-A/lambda}/(1 -
+    // e^{-A/lambda}).
+    const R em1 = expm1_(t.bound / lambda);  // e^{A/lambda} - 1, recomputed from A
     const R v1 = lambda - t.bound / em1;
     const R v2 = 2 * lambda * lambda - (t.bound * t.bound + 2 * lambda * t.bound) / em1;
     if (abs_(v1 - t.amplitude) > t.amplitude * R("1e-25") || abs_(v2 - t.power) > t.power * R("1e-25"))
@@ -269,7 +286,7 @@ R truncated_laplace_accuracy(const R& eps, const R& delta, const R& D, const R& 
 
 // ---------------------------------------------------------------------------------------------
 // Grids (short decimal literals, parsed by strtod exactly like the tests parse the CSV).
-const std::vector<std::string> kEps = {"1e-6", "1e-3", "0.01", "0.1", "0.5", "1", "2",
+const std::vector<std::string> kEps = {"1e-6", "1e-3", "0.01", "0.1", "0.5", "1",   "2",
                                        "5",    "10",   "20",   "50",  "100", "1000"};
 const std::vector<std::string> kDelta = {"1e-300", "1e-100", "1e-12", "1e-9", "1e-6", "1e-5", "1e-3",
                                          "0.01",   "0.05",   "0.1",   "0.3",  "0.49", "0.7",  "0.95"};
@@ -311,7 +328,8 @@ void write_sigma(const std::string& dir, FILE* rejected) {
     std::fprintf(f, "method,epsilon,delta,sensitivity,sigma,delta_achieved\n");
     std::set<std::string> done;
     auto row = [&](const Method& m, double eps, double delta, double sens) {
-        const std::string key = std::string(m.name) + "," + fmt_in(eps) + "," + fmt_in(delta) + "," + fmt_in(sens);
+        const std::string key =
+            std::string(m.name) + "," + fmt_in(eps) + "," + fmt_in(delta) + "," + fmt_in(sens);
         if (!done.insert(key).second) return;  // the dense grid repeats some points of the main grid
         const R e(eps), d(delta), s(sens);
         R sigma;
@@ -389,7 +407,7 @@ void write_epsilon(const std::string& dir) {
     std::fclose(f);
 }
 
-const std::vector<std::string> kAlpha = {"1e-300", "1e-20", "1e-12", "1e-6", "0.001", "0.01",
+const std::vector<std::string> kAlpha = {"1e-300", "1e-20", "1e-12", "1e-6", "0.001",   "0.01",
                                          "0.05",   "0.1",   "0.5",   "0.9",  "0.999999"};
 
 void write_accuracy(const std::string& dir) {
@@ -442,9 +460,10 @@ void write_truncated_laplace(const std::string& dir, FILE* rejected) {
                 if (ss == "1e6") continue;
                 for (const char* as : {"1e-12", "0.01", "0.05", "0.5", "0.9"}) {
                     const double alpha = D(as);
-                    std::fprintf(g, "%s,%s,%s,%s,%s\n", fmt_in(eps).c_str(), fmt_in(delta).c_str(),
-                                 fmt_in(sens).c_str(), fmt_in(alpha).c_str(),
-                                 fmt_out(truncated_laplace_accuracy(R(eps), R(delta), R(sens), R(alpha))).c_str());
+                    std::fprintf(
+                        g, "%s,%s,%s,%s,%s\n", fmt_in(eps).c_str(), fmt_in(delta).c_str(),
+                        fmt_in(sens).c_str(), fmt_in(alpha).c_str(),
+                        fmt_out(truncated_laplace_accuracy(R(eps), R(delta), R(sens), R(alpha))).c_str());
                 }
             }
     std::fclose(f);
@@ -458,10 +477,8 @@ void write_generic_rejections(FILE* r) {
     const char* bad_delta[] = {"0", "-1e-300", "1", "1.5", "nan", "inf"};
     const char* bad_alpha[] = {"0", "1", "-0.5", "2", "nan"};
     for (const Method& m : methods()) {
-        for (const char* e : bad_pos)
-            std::fprintf(r, "gaussian_sigma,%s,%s,1e-05,1,,,epsilon\n", m.name, e);
-        for (const char* d : bad_delta)
-            std::fprintf(r, "gaussian_sigma,%s,0.5,%s,1,,,delta\n", m.name, d);
+        for (const char* e : bad_pos) std::fprintf(r, "gaussian_sigma,%s,%s,1e-05,1,,,epsilon\n", m.name, e);
+        for (const char* d : bad_delta) std::fprintf(r, "gaussian_sigma,%s,0.5,%s,1,,,delta\n", m.name, d);
         for (const char* s : bad_pos)
             std::fprintf(r, "gaussian_sigma,%s,0.5,1e-05,%s,,,sensitivity\n", m.name, s);
         for (const char* a : bad_alpha)

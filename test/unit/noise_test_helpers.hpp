@@ -29,8 +29,7 @@ struct ChiSquare {
     std::size_t degrees = 0;
 };
 
-inline ChiSquare chi_square(const std::vector<double>& observed, const std::vector<double>& probs,
-                            double n) {
+inline ChiSquare chi_square(const std::vector<double>& observed, const std::vector<double>& probs, double n) {
     ChiSquare out;
     double obs = 0.0, exp = 0.0;
     std::size_t bins = 0;

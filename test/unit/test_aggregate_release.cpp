@@ -80,8 +80,9 @@ TEST(AggregateRelease, ValidationNamesTheArgument) {
 TEST(AggregateRelease, SumSensitivityAndGrid) {
     for (Mechanism mechanism : {Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace}) {
         const double delta = mechanism == Mechanism::Laplace ? 0.0 : 1e-6;
-        const char* name = mechanism == Mechanism::Laplace ? "laplace"
-                           : mechanism == Mechanism::Gaussian ? "gaussian" : "tlap";
+        const char* name = mechanism == Mechanism::Laplace    ? "laplace"
+                           : mechanism == Mechanism::Gaussian ? "gaussian"
+                                                              : "tlap";
         const AggregateParameters p =
             pgdp::validate_aggregate_parameters(AggregateKind::Sum, false, given(-250, 40, 0.5, delta), name);
         const pgdp::AggregatePlan plan = pgdp::plan_aggregate_release(AggregateKind::Sum, p);
@@ -161,8 +162,9 @@ TEST(AggregateRelease, HugeEpsilonReleasesExactValues) {
 
     const AggregateParameters count_p =
         pgdp::validate_aggregate_parameters(AggregateKind::Count, true, given(0, 0, 1e6, 1e-9, 0.01), "tlap");
-    const auto count = pgdp::release_aggregate(
-        count_p, pgdp::plan_aggregate_release(AggregateKind::Count, count_p), pgdp::ExactTotals{0, 1000}, random);
+    const auto count =
+        pgdp::release_aggregate(count_p, pgdp::plan_aggregate_release(AggregateKind::Count, count_p),
+                                pgdp::ExactTotals{0, 1000}, random);
     EXPECT_EQ(count.value, 1000.0);
     EXPECT_LE(count.ci_lower, 1000.0);
     EXPECT_GE(count.ci_upper, 1000.0);
@@ -191,7 +193,8 @@ TEST(AggregateRelease, GaussianChargeAddsBothHalvesOfTheMean) {
 
     const AggregateParameters laplace =
         pgdp::validate_aggregate_parameters(AggregateKind::Mean, false, given(0, 100, 0.5, 0), "laplace");
-    EXPECT_EQ(pgdp::release_charge(laplace, pgdp::plan_aggregate_release(AggregateKind::Mean, laplace)).gaussian_mu2,
+    EXPECT_EQ(pgdp::release_charge(laplace, pgdp::plan_aggregate_release(AggregateKind::Mean, laplace))
+                  .gaussian_mu2,
               0.0);
 }
 

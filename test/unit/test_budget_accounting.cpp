@@ -138,13 +138,15 @@ TEST(BudgetAccounting, GaussianPartMatchesTheComposedProfile) {
                     const bool fits = pgdp::gaussian_part_fits(mu2, epsilon, delta);
                     if (truth <= Float50(delta) * Float50(1 - 1e-8)) {
                         // Clearly within: must be accepted, unless within the 1e-9 epsilon margin.
-                        const bool near_margin = profile50(mu2, epsilon * (1 - 1e-9)) > Float50(delta) * (1 - 1e-9);
+                        const bool near_margin =
+                            profile50(mu2, epsilon * (1 - 1e-9)) > Float50(delta) * (1 - 1e-9);
                         if (!near_margin) {
                             EXPECT_TRUE(fits) << mu1 << " " << epsilon << " " << delta << " " << k;
                         }
                     }
                     if (truth > Float50(delta)) {
-                        EXPECT_FALSE(fits) << mu1 << " " << epsilon << " " << delta << " " << k;  // never over
+                        EXPECT_FALSE(fits)
+                            << mu1 << " " << epsilon << " " << delta << " " << k;  // never over
                     }
                     (fits ? accepted : refused) += 1;
                 }

@@ -71,7 +71,8 @@ TEST(ClampedSum, UnitsAreExactRoundingOfClampedValues) {
             EXPECT_LE(std::fabs(std::ldexp(static_cast<double>(units), e)),
                       pgdp::clamped_sum_sensitivity(lower, upper, e));
         }
-        EXPECT_GE(pgdp::clamped_sum_sensitivity(lower, upper, e), std::max(std::fabs(lower), std::fabs(upper)));
+        EXPECT_GE(pgdp::clamped_sum_sensitivity(lower, upper, e),
+                  std::max(std::fabs(lower), std::fabs(upper)));
     }
 }
 
@@ -103,7 +104,8 @@ TEST(ClampedSum, CombiningIsExactAndOrderIndependent) {
     const int e = pgdp::sum_unit_exponent(0.0, 200.0);
     auto total_of = [&](const std::vector<double>& xs, std::size_t parts) {
         std::vector<__int128> partial(parts, 0);
-        for (std::size_t i = 0; i < xs.size(); ++i) partial[i % parts] += pgdp::clamped_units(xs[i], 0.0, 200.0, e);
+        for (std::size_t i = 0; i < xs.size(); ++i)
+            partial[i % parts] += pgdp::clamped_units(xs[i], 0.0, 200.0, e);
         __int128 total = 0;
         for (auto p : partial) total += p;
         return total;
@@ -129,7 +131,8 @@ TEST(ClampedSum, HugeEpsilonReleasesTheClampedValue) {
         1e6, 1e-6, pgdp::Mechanism::Gaussian, pgdp::clamped_sum_sensitivity(lower, upper, e), 1.0, false);
     pgdp::SeededRandomSource random(5);
     const __int128 grid = pgdp::units_to_grid(total, e, plan.granularity);
-    const double released = pgdp::grid_units_to_double(grid + pgdp::sample_release_noise(plan, random), plan.granularity);
+    const double released =
+        pgdp::grid_units_to_double(grid + pgdp::sample_release_noise(plan, random), plan.granularity);
     EXPECT_EQ(released, static_cast<double>(expected));
 }
 

@@ -62,7 +62,8 @@ TEST(ErrorTexts, EchoedTextIsCutAtFortyCharacters) {
 }
 
 TEST(ErrorTexts, EpsilonAndDeltaFloorIsStated) {
-    EXPECT_EQ(message_of([] { pgdp::require_epsilon(5e-324); }), "epsilon must be at least 1e-300, got 5e-324");
+    EXPECT_EQ(message_of([] { pgdp::require_epsilon(5e-324); }),
+              "epsilon must be at least 1e-300, got 5e-324");
     EXPECT_EQ(message_of([] { pgdp::require_delta(1e-310); }), "delta must be at least 1e-300, got 1e-310");
     EXPECT_EQ(message_of([] { pgdp::require_epsilon(1e-300); }), "no error");
     EXPECT_EQ(message_of([] { pgdp::require_epsilon(std::nan("")); }),
@@ -82,18 +83,40 @@ TEST(ErrorTexts, ReleasesThatCannotBeSampledAreRefusedWhenPlanned) {
     } catch (const pgdp::RangeError& error) {
         EXPECT_EQ(error.argument(), "epsilon");
     }
-    EXPECT_THROW(pgdp::plan_release(1e-12, 1e-30, pgdp::Mechanism::Gaussian, 1.0, 1.0, true), pgdp::RangeError);
+    EXPECT_THROW(pgdp::plan_release(1e-12, 1e-30, pgdp::Mechanism::Gaussian, 1.0, 1.0, true),
+                 pgdp::RangeError);
     // Just inside: a Laplace count at scale 2^56 grid steps plans.
-    EXPECT_EQ(message_of([] { pgdp::plan_release(std::ldexp(1.0, -56), 0.0, pgdp::Mechanism::Laplace, 1.0, 1.0, true); }),
+    EXPECT_EQ(message_of([] {
+                  pgdp::plan_release(std::ldexp(1.0, -56), 0.0, pgdp::Mechanism::Laplace, 1.0, 1.0, true);
+              }),
               "no error");
 }
 
 // Every calibration over a grid of hostile values throws only pgdp's own errors, whose texts
 // carry no library names, and never returns a non-finite or non-positive value.
 TEST(ErrorTexts, CalibrationsAtHostileInputsThrowOnlyPgdpErrors) {
-    const std::vector<double> values = {5e-324, 2.2250738585072014e-308, 1e-300, 1e-30, 1e-20, 1e-9, 1e-5,
-                                        0.25, 0.5, 0.9999999999999999, 1, 2, 700, 1e9, 1e300,
-                                        1.7976931348623157e308, HUGE_VAL, -HUGE_VAL, std::nan(""), -0.0, 0, -1};
+    const std::vector<double> values = {5e-324,
+                                        2.2250738585072014e-308,
+                                        1e-300,
+                                        1e-30,
+                                        1e-20,
+                                        1e-9,
+                                        1e-5,
+                                        0.25,
+                                        0.5,
+                                        0.9999999999999999,
+                                        1,
+                                        2,
+                                        700,
+                                        1e9,
+                                        1e300,
+                                        1.7976931348623157e308,
+                                        HUGE_VAL,
+                                        -HUGE_VAL,
+                                        std::nan(""),
+                                        -0.0,
+                                        0,
+                                        -1};
     int calls = 0;
     int failures = 0;
     auto check = [&](const std::string& what, auto&& call) {
@@ -114,11 +137,17 @@ TEST(ErrorTexts, CalibrationsAtHostileInputsThrowOnlyPgdpErrors) {
         }
         if (failures > 20) FAIL() << "too many failures";
     };
-    const std::vector<pgdp::GaussianMethod> methods = {
-        pgdp::GaussianMethod::Analytic, pgdp::GaussianMethod::Classic, pgdp::GaussianMethod::Dwork2006,
-        pgdp::GaussianMethod::Vinterbo, pgdp::GaussianMethod::VinterboClosed, pgdp::GaussianMethod::Zhao1,
-        pgdp::GaussianMethod::Zhao2, pgdp::GaussianMethod::Pdp, pgdp::GaussianMethod::Zhao3,
-        pgdp::GaussianMethod::Zhao4, pgdp::GaussianMethod::Zcdp};
+    const std::vector<pgdp::GaussianMethod> methods = {pgdp::GaussianMethod::Analytic,
+                                                       pgdp::GaussianMethod::Classic,
+                                                       pgdp::GaussianMethod::Dwork2006,
+                                                       pgdp::GaussianMethod::Vinterbo,
+                                                       pgdp::GaussianMethod::VinterboClosed,
+                                                       pgdp::GaussianMethod::Zhao1,
+                                                       pgdp::GaussianMethod::Zhao2,
+                                                       pgdp::GaussianMethod::Pdp,
+                                                       pgdp::GaussianMethod::Zhao3,
+                                                       pgdp::GaussianMethod::Zhao4,
+                                                       pgdp::GaussianMethod::Zcdp};
     for (double e : values) {
         for (double d : values) {
             const std::string at = "(" + pgdp::shown(e) + ", " + pgdp::shown(d) + ")";

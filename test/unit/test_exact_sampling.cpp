@@ -54,9 +54,12 @@ void check_against_pmf(const Pmf& pmf, const std::function<long(void)>& draw, in
     for (int i = 0; i < n; ++i) {
         const long x = draw();
         m.add(static_cast<double>(x));
-        if (x < -pmf.L) counts.front() += 1;
-        else if (x > pmf.L) counts.back() += 1;
-        else counts[x + pmf.L + 1] += 1;
+        if (x < -pmf.L)
+            counts.front() += 1;
+        else if (x > pmf.L)
+            counts.back() += 1;
+        else
+            counts[x + pmf.L + 1] += 1;
     }
     const double ex2 = static_cast<double>(pmf.moment(2));
     const double ex4 = static_cast<double>(pmf.moment(4));
@@ -142,8 +145,8 @@ TEST(ExactSampling, BernoulliRational) {
 
 TEST(ExactSampling, BernoulliExpMinusGamma) {
     SeededRandomSource random(4);
-    for (const Rational& gamma : {Rational(0), Rational(1, 3), Rational(1), Rational(5, 2),
-                                  Rational(7), Rational(22, 7)}) {
+    for (const Rational& gamma :
+         {Rational(0), Rational(1, 3), Rational(1), Rational(5, 2), Rational(7), Rational(22, 7)}) {
         const double p = std::exp(-gamma.convert_to<double>());
         check_proportion([&] { return pgdp::sample_bernoulli_exp(gamma, random); }, p);
     }
@@ -174,8 +177,8 @@ TEST(ExactSampling, DiscreteLaplaceBigIntegerPath) {
     const Rational t((BigInt(9) << 69) + 1, BigInt(1) << 70);
     const long double tl = t.convert_to<long double>();
     const Pmf pmf = make_pmf(400, [&](long k) { return std::exp(-std::fabs((long double)k) / tl); });
-    check_against_pmf(pmf, [&] { return pgdp::sample_discrete_laplace(t, random).convert_to<long>(); },
-                      100000);
+    check_against_pmf(
+        pmf, [&] { return pgdp::sample_discrete_laplace(t, random).convert_to<long>(); }, 100000);
 }
 
 // ---- discrete Gaussian --------------------------------------------------------------------------

@@ -84,8 +84,7 @@ TEST(NoiseGrid, BadArgumentsNameTheArgument) {
     EXPECT_THROW(pgdp::sample_laplace_noise(NAN, random), pgdp::ArgumentError);
     EXPECT_THROW(pgdp::sample_truncated_laplace_noise(1.0, 0.5, 1.0, random), pgdp::ArgumentError);
     EXPECT_THROW(pgdp::sample_truncated_laplace_noise(-1.0, 0.1, 1.0, random), pgdp::ArgumentError);
-    EXPECT_THROW(pgdp::sample_truncated_laplace_noise(1.0, 0.1, INFINITY, random),
-                 pgdp::ArgumentError);
+    EXPECT_THROW(pgdp::sample_truncated_laplace_noise(1.0, 0.1, INFINITY, random), pgdp::ArgumentError);
 }
 
 TEST(NoiseGrid, SensitivityInGridUnits) {
@@ -170,13 +169,12 @@ TEST(NoiseStatistics, TruncatedLaplacePowerAndBound) {
         });
         // 004 Theorem 3 for the sensitivity actually used, Delta_int g (<= sens + g), and the
         // bound K g vs A (004 Definition 3) for that sensitivity: A - g <= K g <= A + g/2.
-        const double d_used =
-            static_cast<double>(pgdp::sensitivity_in_grid_units(c.sens, g)) * g;
+        const double d_used = static_cast<double>(pgdp::sensitivity_in_grid_units(c.sens, g)) * g;
         const auto cont = pgdp::truncated_laplace_params(c.eps, c.delta, d_used);
         EXPECT_LE(bound, cont.bound + 0.5 * g + 1e-12 * cont.bound);
         EXPECT_GE(bound, cont.bound - g - 1e-12 * cont.bound);
-        EXPECT_LE(bound, pgdp::truncated_laplace_params(c.eps, c.delta, c.sens).bound *
-                             (1 + 2 * g / c.sens) + g);
+        EXPECT_LE(bound,
+                  pgdp::truncated_laplace_params(c.eps, c.delta, c.sens).bound * (1 + 2 * g / c.sens) + g);
         // E X^4 <= A^2 E X^2 bounds the standard error.
         const double power = cont.power;
         EXPECT_NEAR(m.mean(), 0.0, kZ * m.mean_se(power));

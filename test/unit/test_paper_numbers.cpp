@@ -114,7 +114,10 @@ double crossing(double (*sigma)(double, double), double delta) {
     EXPECT_GT(pgdp::gaussian_delta(sigma(hi, delta), hi, 1.0), delta);
     for (int i = 0; i < 60; ++i) {
         const double mid = 0.5 * (lo + hi);
-        if (pgdp::gaussian_delta(sigma(mid, delta), mid, 1.0) <= delta) lo = mid; else hi = mid;
+        if (pgdp::gaussian_delta(sigma(mid, delta), mid, 1.0) <= delta)
+            lo = mid;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -210,7 +213,9 @@ TEST(PaperNumbers, VinterboSection5Ratio) {
 // Non-strict comparisons where the papers' strict gaps fall below double resolution at extreme
 // parameters (e.g. Mechanism 1 vs DP-OPT at eps = 1000).
 TEST(PaperNumbers, ProvenOrderingsOfTheCalibrations) {
-    auto s = [](double eps, double delta, GaussianMethod m) { return pgdp::gaussian_sigma(eps, delta, 1.0, m); };
+    auto s = [](double eps, double delta, GaussianMethod m) {
+        return pgdp::gaussian_sigma(eps, delta, 1.0, m);
+    };
     for (double eps : {1e-6, 1e-3, 0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0, 1000.0})
         for (double delta : {1e-300, 1e-12, 1e-6, 1e-3, 0.05, 0.3, 0.49, 0.7, 0.95}) {
             SCOPED_TRACE("eps=" + std::to_string(eps) + " delta=" + std::to_string(delta));
@@ -222,7 +227,8 @@ TEST(PaperNumbers, ProvenOrderingsOfTheCalibrations) {
                 EXPECT_LE(m1, m2);
                 if (eps <= 1) {
                     EXPECT_LT(m2, s(eps, delta, GaussianMethod::Classic));
-                    EXPECT_LT(s(eps, delta, GaussianMethod::Classic), s(eps, delta, GaussianMethod::Dwork2006));
+                    EXPECT_LT(s(eps, delta, GaussianMethod::Classic),
+                              s(eps, delta, GaussianMethod::Dwork2006));
                 }
             }
             const double pdp = s(eps, delta, GaussianMethod::Pdp);

@@ -28,7 +28,10 @@ struct Worst {
     long double err = 0;
     std::string where;
     void update(long double e, const std::string& w) {
-        if (e > err) { err = e; where = w; }
+        if (e > err) {
+            err = e;
+            where = w;
+        }
     }
 };
 
@@ -63,11 +66,11 @@ void check_analytic(bool dense_only) {
         const long double err = relative_error(got, want);
         worst.update(err, csv.describe(i));
         if (!(static_cast<long double>(got) >= want))
-            log.fail("analytic sigma below the optimum: got " + fmt(got) + " want >= " +
-                     csv.str(i, "sigma") + " at " + csv.describe(i));
+            log.fail("analytic sigma below the optimum: got " + fmt(got) + " want >= " + csv.str(i, "sigma") +
+                     " at " + csv.describe(i));
         if (!(err <= 1e-9L))
-            log.fail("analytic sigma relative error " + fmt(err) + " > 1e-9: got " + fmt(got) +
-                     " want " + csv.str(i, "sigma") + " at " + csv.describe(i));
+            log.fail("analytic sigma relative error " + fmt(err) + " > 1e-9: got " + fmt(got) + " want " +
+                     csv.str(i, "sigma") + " at " + csv.describe(i));
     }
     EXPECT_GT(checked, dense_only ? 1500 : 100);
     EXPECT_EQ(log.count(), 0);
@@ -117,8 +120,8 @@ TEST(ReferenceGaussianSigma, OtherMethodsMatchFormulasWithin1e10) {
     EXPECT_EQ(count.size(), 10u) << "every non-analytic method must have reference rows";
     EXPECT_EQ(log.count(), 0);
     for (const auto& [name, w] : worst) {
-        std::cout << "[reference] worst relative error " << name << ": " << fmt(w.err) << " at "
-                  << w.where << " (" << count[name] << " points)\n";
+        std::cout << "[reference] worst relative error " << name << ": " << fmt(w.err) << " at " << w.where
+                  << " (" << count[name] << " points)\n";
         testing::Test::RecordProperty("worst_rel_error_" + name, fmt(w.err));
     }
 }
@@ -136,13 +139,13 @@ TEST(ReferenceGaussianSigma, PaperFormulasAchieveRequestedDelta) {
         const long double achieved = csv.ld(i, "delta_achieved");
         tightest[csv.str(i, "method")].update(achieved / delta, csv.describe(i));
         if (!(achieved <= delta))
-            log.fail("formula sigma is NOT (eps, delta)-DP: achieved delta " +
-                     csv.str(i, "delta_achieved") + " at " + csv.describe(i));
+            log.fail("formula sigma is NOT (eps, delta)-DP: achieved delta " + csv.str(i, "delta_achieved") +
+                     " at " + csv.describe(i));
     }
     EXPECT_EQ(log.count(), 0);
     for (const auto& [name, w] : tightest)
-        std::cout << "[reference] largest achieved/requested delta " << name << ": " << fmt(w.err)
-                  << " at " << w.where << "\n";
+        std::cout << "[reference] largest achieved/requested delta " << name << ": " << fmt(w.err) << " at "
+                  << w.where << "\n";
 }
 
 // gaussian_accuracy(eps, delta, sens, alpha, method) = sigma_method sqrt2 erfinv(1 - alpha)
@@ -157,9 +160,9 @@ TEST(ReferenceGaussianSigma, AccuracyForMethodMatchesReference) {
         const long double want = csv.ld(i, "accuracy");
         double got = 0;
         try {
-            got = pgdp::gaussian_accuracy(csv.num(i, "epsilon"), csv.num(i, "delta"),
-                                          csv.num(i, "sensitivity"), csv.num(i, "alpha"),
-                                          pgdp::parse_gaussian_method(name));
+            got =
+                pgdp::gaussian_accuracy(csv.num(i, "epsilon"), csv.num(i, "delta"), csv.num(i, "sensitivity"),
+                                        csv.num(i, "alpha"), pgdp::parse_gaussian_method(name));
         } catch (const std::exception& e) {
             log.fail("threw " + std::string(e.what()) + " at " + csv.describe(i));
             continue;
@@ -173,6 +176,6 @@ TEST(ReferenceGaussianSigma, AccuracyForMethodMatchesReference) {
     }
     EXPECT_GT(csv.size(), 500u);
     EXPECT_EQ(log.count(), 0);
-    std::cout << "[reference] worst relative error gaussian_accuracy(method): " << fmt(worst.err)
-              << " at " << worst.where << "\n";
+    std::cout << "[reference] worst relative error gaussian_accuracy(method): " << fmt(worst.err) << " at "
+              << worst.where << "\n";
 }

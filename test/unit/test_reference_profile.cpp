@@ -18,8 +18,8 @@ namespace {
 using pgdp_test::ReferenceCsv;
 using pgdp_test::relative_error;
 
-using pgdp_test::fmt;
 using pgdp_test::FailureLog;
+using pgdp_test::fmt;
 
 }  // namespace
 
@@ -40,8 +40,7 @@ TEST(ReferenceGaussianProfile, DeltaMatchesReference) {
         const long double want = csv.ld(i, "delta");
         double got = -1;
         try {
-            got = pgdp::gaussian_delta(csv.num(i, "sigma"), csv.num(i, "epsilon"),
-                                       csv.num(i, "sensitivity"));
+            got = pgdp::gaussian_delta(csv.num(i, "sigma"), csv.num(i, "epsilon"), csv.num(i, "sensitivity"));
         } catch (const std::exception& e) {
             log.fail("threw " + std::string(e.what()) + " at " + csv.describe(i));
             continue;
@@ -49,10 +48,13 @@ TEST(ReferenceGaussianProfile, DeltaMatchesReference) {
         const long double diff = got > want ? got - want : want - got;
         if (want >= 1e-290L) {
             const long double err = relative_error(got, want);
-            if (err > worst) { worst = err; where = csv.describe(i); }
+            if (err > worst) {
+                worst = err;
+                where = csv.describe(i);
+            }
             if (!(err <= 1e-9L))
-                log.fail("gaussian_delta relative error " + fmt(err) + ": got " + fmt(got) +
-                         " want " + csv.str(i, "delta") + " at " + csv.describe(i));
+                log.fail("gaussian_delta relative error " + fmt(err) + ": got " + fmt(got) + " want " +
+                         csv.str(i, "delta") + " at " + csv.describe(i));
         } else if (!(diff <= 1e-300L) || got < 0) {
             log.fail("gaussian_delta below 1e-290: got " + fmt(got) + " want " + csv.str(i, "delta") +
                      " at " + csv.describe(i));
@@ -60,8 +62,7 @@ TEST(ReferenceGaussianProfile, DeltaMatchesReference) {
     }
     EXPECT_GT(csv.size(), 300u);
     EXPECT_EQ(log.count(), 0);
-    std::cout << "[reference] worst relative error gaussian_delta: " << fmt(worst) << " at " << where
-              << "\n";
+    std::cout << "[reference] worst relative error gaussian_delta: " << fmt(worst) << " at " << where << "\n";
     testing::Test::RecordProperty("worst_rel_error_gaussian_delta", fmt(worst));
 }
 
@@ -80,21 +81,23 @@ TEST(ReferenceGaussianProfile, EpsilonMatchesReferenceAndIsNeverBelow) {
         if (want == 0) ++zeros;
         double got = -1;
         try {
-            got = pgdp::gaussian_epsilon(csv.num(i, "sigma"), csv.num(i, "delta"),
-                                         csv.num(i, "sensitivity"));
+            got = pgdp::gaussian_epsilon(csv.num(i, "sigma"), csv.num(i, "delta"), csv.num(i, "sensitivity"));
         } catch (const std::exception& e) {
             log.fail("threw " + std::string(e.what()) + " at " + csv.describe(i));
             continue;
         }
         const long double err = relative_error(got, want);
-        if (want > 0 && err > worst) { worst = err; where = csv.describe(i); }
+        if (want > 0 && err > worst) {
+            worst = err;
+            where = csv.describe(i);
+        }
         if (!(static_cast<long double>(got) >= want))
-            log.fail("gaussian_epsilon below the true epsilon: got " + fmt(got) + " want >= " +
-                     csv.str(i, "epsilon") + " at " + csv.describe(i));
+            log.fail("gaussian_epsilon below the true epsilon: got " + fmt(got) +
+                     " want >= " + csv.str(i, "epsilon") + " at " + csv.describe(i));
         const long double diff = got > want ? got - want : want - got;
         if (!(diff <= 1e-10L * want + 1e-15L))
-            log.fail("gaussian_epsilon error: got " + fmt(got) + " want " + csv.str(i, "epsilon") +
-                     " at " + csv.describe(i));
+            log.fail("gaussian_epsilon error: got " + fmt(got) + " want " + csv.str(i, "epsilon") + " at " +
+                     csv.describe(i));
     }
     EXPECT_GT(zeros, 0) << "the grid must contain cases where epsilon = 0 suffices";
     EXPECT_EQ(log.count(), 0);
@@ -120,12 +123,15 @@ TEST(ReferenceGaussianProfile, AccuracyForSigmaMatchesReference) {
             continue;
         }
         const long double err = relative_error(got, want);
-        if (err > worst) { worst = err; where = csv.describe(i); }
+        if (err > worst) {
+            worst = err;
+            where = csv.describe(i);
+        }
         if (!(err <= 1e-10L))
             log.fail("accuracy relative error " + fmt(err) + ": got " + fmt(got) + " want " +
                      csv.str(i, "accuracy") + " at " + csv.describe(i));
     }
     EXPECT_EQ(log.count(), 0);
-    std::cout << "[reference] worst relative error gaussian_accuracy_for_sigma: " << fmt(worst)
-              << " at " << where << "\n";
+    std::cout << "[reference] worst relative error gaussian_accuracy_for_sigma: " << fmt(worst) << " at "
+              << where << "\n";
 }

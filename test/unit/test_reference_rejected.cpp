@@ -24,8 +24,7 @@ void call(const ReferenceCsv& csv, std::size_t i) {
     const std::string& fn = csv.str(i, "function");
     auto method = [&] { return pgdp::parse_gaussian_method(csv.str(i, "method")); };
     if (fn == "gaussian_sigma") {
-        pgdp::gaussian_sigma(csv.num(i, "epsilon"), csv.num(i, "delta"), csv.num(i, "sensitivity"),
-                             method());
+        pgdp::gaussian_sigma(csv.num(i, "epsilon"), csv.num(i, "delta"), csv.num(i, "sensitivity"), method());
     } else if (fn == "gaussian_accuracy") {
         pgdp::gaussian_accuracy(csv.num(i, "epsilon"), csv.num(i, "delta"), csv.num(i, "sensitivity"),
                                 csv.num(i, "alpha"), method());
@@ -36,8 +35,7 @@ void call(const ReferenceCsv& csv, std::size_t i) {
     } else if (fn == "gaussian_accuracy_for_sigma") {
         pgdp::gaussian_accuracy_for_sigma(csv.num(i, "sigma"), csv.num(i, "alpha"));
     } else if (fn == "truncated_laplace_params") {
-        pgdp::truncated_laplace_params(csv.num(i, "epsilon"), csv.num(i, "delta"),
-                                       csv.num(i, "sensitivity"));
+        pgdp::truncated_laplace_params(csv.num(i, "epsilon"), csv.num(i, "delta"), csv.num(i, "sensitivity"));
     } else if (fn == "truncated_laplace_accuracy") {
         pgdp::truncated_laplace_accuracy(csv.num(i, "epsilon"), csv.num(i, "delta"),
                                          csv.num(i, "sensitivity"), csv.num(i, "alpha"));

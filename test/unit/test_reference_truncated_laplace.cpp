@@ -18,8 +18,8 @@ namespace {
 using pgdp_test::ReferenceCsv;
 using pgdp_test::relative_error;
 
-using pgdp_test::fmt;
 using pgdp_test::FailureLog;
+using pgdp_test::fmt;
 
 }  // namespace
 
@@ -44,17 +44,20 @@ TEST(ReferenceTruncatedLaplace, ParamsMatchReference) {
             {"lambda", p.lambda}, {"bound", p.bound}, {"amplitude", p.amplitude}, {"power", p.power}};
         for (const auto& [name, got] : fields) {
             const long double err = relative_error(got, csv.ld(i, name));
-            if (err > worst[name]) { worst[name] = err; where[name] = csv.describe(i); }
+            if (err > worst[name]) {
+                worst[name] = err;
+                where[name] = csv.describe(i);
+            }
             if (!(err <= 1e-10L))
-                log.fail(std::string(name) + " relative error " + fmt(err) + ": got " + fmt(got) +
-                         " want " + csv.str(i, name) + " at " + csv.describe(i));
+                log.fail(std::string(name) + " relative error " + fmt(err) + ": got " + fmt(got) + " want " +
+                         csv.str(i, name) + " at " + csv.describe(i));
         }
     }
     EXPECT_GT(csv.size(), 400u);
     EXPECT_EQ(log.count(), 0);
     for (const auto& [name, w] : worst) {
-        std::cout << "[reference] worst relative error truncated_laplace " << name << ": " << fmt(w)
-                  << " at " << where[name] << "\n";
+        std::cout << "[reference] worst relative error truncated_laplace " << name << ": " << fmt(w) << " at "
+                  << where[name] << "\n";
         testing::Test::RecordProperty("worst_rel_error_tlap_" + name, fmt(w));
     }
 }
@@ -75,7 +78,10 @@ TEST(ReferenceTruncatedLaplace, AccuracyMatchesReference) {
             continue;
         }
         const long double err = relative_error(got, want);
-        if (err > worst) { worst = err; where = csv.describe(i); }
+        if (err > worst) {
+            worst = err;
+            where = csv.describe(i);
+        }
         if (!(err <= 1e-10L))
             log.fail("tlap accuracy relative error " + fmt(err) + ": got " + fmt(got) + " want " +
                      csv.str(i, "accuracy") + " at " + csv.describe(i));

@@ -81,8 +81,9 @@ TEST(ReleasePlan, PlannedSamplersArePrivate) {
             for (double sensitivity : {1.0, 37.5, 2e5}) {
                 const ReleasePlan gaussian =
                     pgdp::plan_release(epsilon, delta, Mechanism::Gaussian, sensitivity, 0.0, false);
-                EXPECT_LE(pgdp::discrete_gaussian_delta(static_cast<long double>(gaussian.gaussian_sigma2_int.to_double()),
-                                                        epsilon, gaussian.sensitivity_int),
+                EXPECT_LE(pgdp::discrete_gaussian_delta(
+                              static_cast<long double>(gaussian.gaussian_sigma2_int.to_double()), epsilon,
+                              gaussian.sensitivity_int),
                           delta);
                 // The grid's sensitivity covers the declared one plus the rounding (g per side).
                 EXPECT_GE(static_cast<double>(gaussian.sensitivity_int) * gaussian.granularity, sensitivity);
@@ -95,13 +96,16 @@ TEST(ReleasePlan, PlannedSamplersArePrivate) {
 
                 const ReleasePlan tlap =
                     pgdp::plan_release(epsilon, delta, Mechanism::TruncatedLaplace, sensitivity, 0.0, false);
-                EXPECT_LE(pgdp::Rational(tlap.sensitivity_int) / tlap.laplace_scale_int.to_rational(), pgdp::Rational(epsilon));
+                EXPECT_LE(pgdp::Rational(tlap.sensitivity_int) / tlap.laplace_scale_int.to_rational(),
+                          pgdp::Rational(epsilon));
                 // Mass of the sensitivity_int outermost points on one side <= delta.
-                const long double q = std::exp(-1.0L / static_cast<long double>(tlap.laplace_scale_int.to_double()));
+                const long double q =
+                    std::exp(-1.0L / static_cast<long double>(tlap.laplace_scale_int.to_double()));
                 const long double K = static_cast<long double>(tlap.bound_int);
                 const long double D = static_cast<long double>(tlap.sensitivity_int);
                 const long double normaliser = 1 + 2 * q * (1 - std::pow(q, K)) / (1 - q);
-                const long double outer = std::pow(q, K - D + 1) * (1 - std::pow(q, D)) / (1 - q) / normaliser;
+                const long double outer =
+                    std::pow(q, K - D + 1) * (1 - std::pow(q, D)) / (1 - q) / normaliser;
                 EXPECT_LE(outer, delta * (1 + 1e-9L));
             }
         }
@@ -140,12 +144,14 @@ TEST(ReleasePlan, NoiseVarianceAndCoverageMatchThePlan) {
         const double mean = sum / n;
         const double variance = sum_squares / n;
         // SE of the mean sqrt(var/n); of the second moment sqrt((E X^4 - var^2)/n).
-        EXPECT_LT(std::fabs(mean), pgdp_test::kZ * std::sqrt(plan.noise_variance / n)) << pgdp::mechanism_name(mechanism);
+        EXPECT_LT(std::fabs(mean), pgdp_test::kZ * std::sqrt(plan.noise_variance / n))
+            << pgdp::mechanism_name(mechanism);
         const double second_moment_se = std::sqrt((fourth / n - variance * variance) / n);
         EXPECT_LT(std::fabs(variance - plan.noise_variance), pgdp_test::kZ * second_moment_se)
             << pgdp::mechanism_name(mechanism);
         // The interval is conservative: at most 5 % outside (plus sampling error).
-        EXPECT_LE(outside, 0.05 * n + pgdp_test::kZ * std::sqrt(0.05 * 0.95 * n)) << pgdp::mechanism_name(mechanism);
+        EXPECT_LE(outside, 0.05 * n + pgdp_test::kZ * std::sqrt(0.05 * 0.95 * n))
+            << pgdp::mechanism_name(mechanism);
         if (mechanism == Mechanism::TruncatedLaplace) {
             EXPECT_LE(half_width, static_cast<double>(plan.bound_int) * plan.granularity + plan.granularity);
         }
