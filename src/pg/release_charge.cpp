@@ -82,6 +82,16 @@ struct ExecutionCalls {
 };
 ExecutionCalls* running_executions = nullptr;
 
+// Orders an execution's calls by (plan node, aggno): unique keys, since each site is one distinct
+// call of one Agg node.
+int compare_calls(const void* a, const void* b) {
+    const auto* x = static_cast<const ExecutionCalls::Call*>(a);
+    const auto* y = static_cast<const ExecutionCalls::Call*>(b);
+    if (x->plan_node_id != y->plan_node_id) return x->plan_node_id < y->plan_node_id ? -1 : 1;
+    if (x->aggno != y->aggno) return x->aggno < y->aggno ? -1 : 1;
+    return 0;
+}
+
 void unlink_execution(void* argument) {
     for (ExecutionCalls** link = &running_executions; *link != nullptr; link = &(*link)->next) {
         if (*link == argument) {
@@ -120,9 +130,18 @@ struct AggrefCollector {
     PartitionScope partitions;
 };
 
+// More calls in the plan than pgdp tracks, though maybe not more releases: partitionwise
+// aggregation repeats every call once per partition (1025 partitions of 64 calls each exceed it).
+[[noreturn]] void refuse_too_many_calls() {
+    ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                    errmsg("a query plan can hold at most %d pgdp aggregate calls", kMaxSites),
+                    errdetail("A plan aggregating partitions separately holds each call once per partition."),
+                    errhint("Split the query, or run it with enable_partitionwise_aggregate off.")));
+}
+
 Site& new_site(SiteList& list) {
     if (list.count == list.capacity) {
-        if (list.capacity >= kMaxSites) refuse_too_many();
+        if (list.capacity >= kMaxSites) refuse_too_many_calls();
         list.capacity *= 2;
         list.sites = static_cast<Site*>(repalloc(list.sites, sizeof(Site) * list.capacity));
     }
@@ -136,10 +155,14 @@ bool collect_aggrefs(Node* node, void* context) {
         Aggref* aggref = castNode(Aggref, node);
         const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
         bool seen = false;
-        for (int i = 0; i < collector->list->count; ++i) {
+        // One release per distinct call: identical calls share aggno (computed once). This Agg's
+        // sites are the last ones of the list (its targetlist and qual are collected one after the
+        // other), so the search stops at the first site of another node: linear, not quadratic, in
+        // the calls of a plan with many partitions.
+        for (int i = collector->list->count - 1; i >= 0 && !seen; --i) {
             const Site& site = collector->list->sites[i];
-            // One release per distinct call: identical calls share aggno (computed once).
-            if (site.agg_plan == &collector->agg->plan && site.aggref->aggno == aggref->aggno) seen = true;
+            if (site.agg_plan != &collector->agg->plan) break;
+            if (site.aggref->aggno == aggref->aggno) seen = true;
         }
         if (identity.is_pgdp && !seen) {
             const bool final_phase = !DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
@@ -587,14 +610,17 @@ bool same_parameters(const Parameters& a, const Parameters& b) {
 // A later partition's call whose release an earlier partition's charged call already covers: the
 // same aggregate with the same parameters at the same position (aggno) of the same partitionwise
 // aggregation. Each charged call covers at most one call per partition (aggno is unique per Agg).
-bool covered_by_earlier_partition(const SiteList& list, const Parameters* parameters, const bool* charged, int i) {
+// charged_sites: the indices of the calls charged so far (at most kMaxReleasesPerQuery).
+bool covered_by_earlier_partition(const SiteList& list, const Parameters* parameters, const int* charged_sites,
+                                  int charged_count, int i) {
     const Site& site = list.sites[i];
     if (site.partitions.append == nullptr || site.partitions.child == 0) return false;
-    for (int j = 0; j < i; ++j) {
+    for (int c = 0; c < charged_count; ++c) {
+        const int j = charged_sites[c];
         const Site& earlier = list.sites[j];
-        if (charged[j] && earlier.partitions.append == site.partitions.append &&
-            earlier.partitions.child < site.partitions.child && earlier.aggref->aggno == site.aggref->aggno &&
-            earlier.aggref->aggfnoid == site.aggref->aggfnoid && same_parameters(parameters[j], parameters[i])) {
+        if (earlier.partitions.append == site.partitions.append && earlier.partitions.child < site.partitions.child &&
+            earlier.aggref->aggno == site.aggref->aggno && earlier.aggref->aggfnoid == site.aggref->aggfnoid &&
+            same_parameters(parameters[j], parameters[i])) {
             return true;
         }
     }
@@ -605,18 +631,20 @@ bool covered_by_earlier_partition(const SiteList& list, const Parameters* parame
 // sets released[i] for the final calls that may release: charged here or covered by an earlier
 // partition's charge.
 void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters, bool* released) {
-    auto* charged = static_cast<bool*>(palloc0(sizeof(bool) * list.count));
+    auto* charged_sites = static_cast<int*>(palloc(sizeof(int) * kMaxReleasesPerQuery));
+    int charged_count = 0;
     auto* items = static_cast<ChargeItem*>(palloc0(sizeof(ChargeItem) * kMaxReleasesPerQuery));
     int item_count = 0;
     for (int i = 0; i < list.count; ++i) {
         const Site& site = list.sites[i];
         if (!site.final_phase) continue;
         released[i] = true;
-        if (covered_by_earlier_partition(list, parameters, charged, i)) continue;
+        if (covered_by_earlier_partition(list, parameters, charged_sites, charged_count, i)) continue;
+        // Every charged call adds at least one item, so charged_count stays within its array.
         if (item_count + site.multiplicity > kMaxReleasesPerQuery) refuse_too_many();
         const ChargeItem item = charge_item(site, parameters[i]);
         for (int k = 0; k < site.multiplicity; ++k) items[item_count++] = item;
-        charged[i] = true;
+        charged_sites[charged_count++] = i;
     }
     if (item_count > 0) {
         const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
@@ -624,7 +652,7 @@ void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters
         if (outcome.code != ChargeOutcome::Charged) refuse_outcome(outcome);
     }
     pfree(items);
-    pfree(charged);
+    pfree(charged_sites);
 }
 
 void register_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters, const bool* released) {
@@ -634,6 +662,8 @@ void register_calls(QueryDesc* query, const SiteList& list, const Parameters* pa
         execution->calls[execution->count++] =
             ExecutionCalls::Call{site.agg_plan->plan_node_id, site.aggref->aggno, released[i], parameters[i]};
     }
+    // Sorted for call_parameters' binary search (a partitionwise plan holds thousands of calls).
+    qsort(execution->calls, execution->count, sizeof(ExecutionCalls::Call), compare_calls);
 }
 
 // ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
@@ -746,12 +776,10 @@ const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
         const int plan_node_id = aggstate->ss.ps.plan->plan_node_id;
         for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
             if (execution->estate != estate) continue;  // nested executions of one cached plan
-            for (int i = 0; i < execution->count; ++i) {
-                const auto& call = execution->calls[i];
-                if (call.plan_node_id != plan_node_id || call.aggno != aggref->aggno) continue;
-                if (final_call && !call.charged) break;
-                return call.parameters;
-            }
+            const ExecutionCalls::Call key{plan_node_id, aggref->aggno, false, Parameters{}};
+            const auto* call = static_cast<const ExecutionCalls::Call*>(
+                bsearch(&key, execution->calls, execution->count, sizeof(ExecutionCalls::Call), compare_calls));
+            if (call != nullptr && (!final_call || call->charged)) return call->parameters;
         }
     }
     if (!ledger_attached()) refuse_not_preloaded();
