@@ -51,9 +51,9 @@ struct Site {
     const Plan* agg_plan;  // its Agg node
     AggregateIdentity identity;
     bool final_phase;
-    int multiplicity;      // grouping sets: each is a separate release of the call
-    bool repeated;         // the executor may compute it more than once (rescans, replicated workers)
-    bool under_gather;     // computed by parallel workers
+    int multiplicity;   // grouping sets: each is a separate release of the call
+    bool repeated;      // the executor may compute it more than once (rescans, replicated workers)
+    bool under_gather;  // computed by parallel workers
     PartitionScope partitions;
 };
 
@@ -103,16 +103,18 @@ void unlink_execution(void* argument) {
 
 // Without the ledger worker no release can be charged, so none is made.
 [[noreturn]] void refuse_not_preloaded() {
-    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                    errmsg("pgdp releases need pgdp in shared_preload_libraries"),
-                    errdetail("Without the ledger worker no release can be charged, so none is made."),
-                    errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("pgdp releases need pgdp in shared_preload_libraries"),
+             errdetail("Without the ledger worker no release can be charged, so none is made."),
+             errhint("Add pgdp to shared_preload_libraries in postgresql.conf and restart the server.")));
 }
 
 [[noreturn]] void refuse_too_many() {
-    ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-                    errmsg("a query can make at most %d pgdp releases", kMaxReleasesPerQuery),
-                    errhint("Split the query; each pgdp aggregate call (and each grouping set) is one release.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+             errmsg("a query can make at most %d pgdp releases", kMaxReleasesPerQuery),
+             errhint("Split the query; each pgdp aggregate call (and each grouping set) is one release.")));
 }
 
 int grouping_set_count(const Agg* agg) {
@@ -167,22 +169,27 @@ bool collect_aggrefs(Node* node, void* context) {
         if (identity.is_pgdp && !seen) {
             const bool final_phase = !DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
             const int multiplicity = final_phase ? grouping_set_count(collector->agg) : 0;
-            new_site(*collector->list) = Site{aggref,       &collector->agg->plan, identity,
-                                              final_phase,  multiplicity,          collector->repeated,
-                                              collector->under_gather, collector->partitions};
+            new_site(*collector->list) = Site{aggref,
+                                              &collector->agg->plan,
+                                              identity,
+                                              final_phase,
+                                              multiplicity,
+                                              collector->repeated,
+                                              collector->under_gather,
+                                              collector->partitions};
             // A later partition's call is counted when it is charged (charge_final_calls).
             if (collector->partitions.child == 0) collector->list->releases += multiplicity;
         }
         return false;  // the arguments of an Aggref hold no other aggregate of this Agg node
     }
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_aggrefs)),
-                                  context);
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_aggrefs)), context);
 }
 
 struct PlanWalk {
     PlannedStmt* statement;
     SiteList* list;
-    bool* visited_subplans;  // by plan_id - 1
+    bool* visited_subplans;    // by plan_id - 1
     int uncorrelated_rescans;  // depth of nested-loop inner sides that depend on no outer value
     List* partition_aggs;      // Agg nodes that are partitionwise children (PartitionAgg*)
 };
@@ -326,9 +333,11 @@ void walk_appended(PlanWalk& walk, Plan* append, List* children, const Bitmapset
 }
 
 void walk_subplan(PlanWalk& walk, int plan_id, bool repeated, bool under_gather) {
-    if (plan_id < 1 || plan_id > list_length(walk.statement->subplans) || walk.visited_subplans[plan_id - 1]) return;
+    if (plan_id < 1 || plan_id > list_length(walk.statement->subplans) || walk.visited_subplans[plan_id - 1])
+        return;
     walk.visited_subplans[plan_id - 1] = true;
-    walk_plan(walk, static_cast<Plan*>(list_nth(walk.statement->subplans, plan_id - 1)), repeated, under_gather);
+    walk_plan(walk, static_cast<Plan*>(list_nth(walk.statement->subplans, plan_id - 1)), repeated,
+              under_gather);
 }
 
 // repeated: the executor may run this node more than once per query (inner side of a nested
@@ -341,16 +350,18 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
     check_stack_depth();
     ListCell* cell;
     // InitPlans run once per execution of their node (again only if their parameters change).
-    foreach (cell, plan->initPlan) walk_subplan(walk, castNode(SubPlan, lfirst(cell))->plan_id, repeated, under_gather);
+    foreach (cell, plan->initPlan)
+        walk_subplan(walk, castNode(SubPlan, lfirst(cell))->plan_id, repeated, under_gather);
     switch (nodeTag(plan)) {
         case T_Agg: {
             // On an uncorrelated inner side a plain aggregate computes the same value at each
             // rescan, and its final function refuses a second call (aggregates.cpp): a join of
             // single-row releases is fine. A grouped one could re-emit its groups from its hash
             // table without any check, so it stays refused.
-            const bool grouped_rescan = walk.uncorrelated_rescans > 0 && castNode(Agg, plan)->aggstrategy != AGG_PLAIN;
-            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated || grouped_rescan, under_gather,
-                                      partition_scope(walk, plan)};
+            const bool grouped_rescan =
+                walk.uncorrelated_rescans > 0 && castNode(Agg, plan)->aggstrategy != AGG_PLAIN;
+            AggrefCollector collector{walk.list, castNode(Agg, plan), repeated || grouped_rescan,
+                                      under_gather, partition_scope(walk, plan)};
             collect_aggrefs((Node*)plan->targetlist, &collector);
             collect_aggrefs((Node*)plan->qual, &collector);
             walk_plan(walk, plan->lefttree, repeated, under_gather);
@@ -406,7 +417,8 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
             break;
         }
         case T_CustomScan:
-            foreach (cell, castNode(CustomScan, plan)->custom_plans) walk_plan(walk, static_cast<Plan*>(lfirst(cell)), true, under_gather);
+            foreach (cell, castNode(CustomScan, plan)->custom_plans)
+                walk_plan(walk, static_cast<Plan*>(lfirst(cell)), true, under_gather);
             break;
         default:
             walk_plan(walk, plan->lefttree, repeated, under_gather);
@@ -435,9 +447,10 @@ void find_sites(PlannedStmt* statement, SiteList* list) {
 ExecutionCalls* register_execution(QueryDesc* query, int calls) {
     MemoryContext context = query->estate->es_query_cxt;
     auto* execution = static_cast<ExecutionCalls*>(MemoryContextAllocZero(context, sizeof(ExecutionCalls)));
-    execution->calls =
-        static_cast<ExecutionCalls::Call*>(MemoryContextAllocZero(context, sizeof(ExecutionCalls::Call) * calls));
-    auto* callback = static_cast<MemoryContextCallback*>(MemoryContextAllocZero(context, sizeof(MemoryContextCallback)));
+    execution->calls = static_cast<ExecutionCalls::Call*>(
+        MemoryContextAllocZero(context, sizeof(ExecutionCalls::Call) * calls));
+    auto* callback =
+        static_cast<MemoryContextCallback*>(MemoryContextAllocZero(context, sizeof(MemoryContextCallback)));
     callback->func = unlink_execution;
     callback->arg = execution;
     MemoryContextRegisterResetCallback(context, callback);
@@ -478,7 +491,8 @@ bool session_reads_every_table(const PlannedStmt* statement) {
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
         // Partitions and inheritance children carry no permission check of their own (requiredPerms
         // 0): reading the parent is what the user may or may not do.
-        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW || entry->requiredPerms == 0) continue;
+        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW || entry->requiredPerms == 0)
+            continue;
         if (pg_class_aclcheck(entry->relid, user, ACL_SELECT) != ACLCHECK_OK) return false;
         // Row security may hide rows from the user that a view owner's plan reads.
         if (get_rel_relkind(entry->relid) != RELKIND_VIEW && !superuser_arg(user) &&
@@ -490,11 +504,12 @@ bool session_reads_every_table(const PlannedStmt* statement) {
 }
 
 [[noreturn]] void refuse_in_parallel_worker(const char* aggregate) {
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("%s cannot be computed in a parallel worker", aggregate),
-                    errdetail("Only the backend that charged a query releases its results; parallel workers compute "
-                              "partial aggregates only."),
-                    errhint("Do not call pgdp aggregates from PARALLEL SAFE functions run by parallel workers.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s cannot be computed in a parallel worker", aggregate),
+             errdetail("Only the backend that charged a query releases its results; parallel workers compute "
+                       "partial aggregates only."),
+             errhint("Do not call pgdp aggregates from PARALLEL SAFE functions run by parallel workers.")));
 }
 
 // The SQLSTATE of each refusal the ledger can answer.
@@ -523,23 +538,26 @@ void check_executable(const SiteList& list) {
         const Site& site = list.sites[i];
         if (!site.final_phase) continue;
         if (site.repeated) {
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                            errmsg("%s cannot be computed where the query may evaluate it more than once",
-                                   site.identity.name),
-                            errdetail("The aggregate is on the inner side of a nested loop, in a correlated or "
-                                      "per-row subquery, in a recursive query, or under a parallel Gather; each "
-                                      "evaluation would be a separate release of one charge."),
-                            errhint("Compute the release once, e.g. in a MATERIALIZED CTE or a subquery in FROM "
-                                    "that the planner does not rescan.")));
+            ereport(ERROR,
+                    (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                     errmsg("%s cannot be computed where the query may evaluate it more than once",
+                            site.identity.name),
+                     errdetail("The aggregate is on the inner side of a nested loop, in a correlated or "
+                               "per-row subquery, in a recursive query, or under a parallel Gather; each "
+                               "evaluation would be a separate release of one charge."),
+                     errhint("Compute the release once, e.g. in a MATERIALIZED CTE or a subquery in FROM "
+                             "that the planner does not rescan.")));
         }
         if (site.under_gather) refuse_in_parallel_worker(site.identity.name);
     }
     if (list.releases > kMaxReleasesPerQuery) refuse_too_many();
     if (RecoveryInProgress()) {
-        ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-                        errmsg("pgdp releases are not possible on a hot standby"),
-                        errdetail("Every release must be charged to the ledger, which cannot be written during recovery."),
-                        errhint("Run the query on the primary.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                 errmsg("pgdp releases are not possible on a hot standby"),
+                 errdetail(
+                     "Every release must be charged to the ledger, which cannot be written during recovery."),
+                 errhint("Run the query on the primary.")));
     }
     if (!ledger_attached()) refuse_not_preloaded();
 }
@@ -550,19 +568,21 @@ void check_executable(const SiteList& list) {
 void refuse_stored_results(const PlannedStmt* statement, const char* aggregate) {
     if (ActivePortal == nullptr || !list_member_ptr(ActivePortal->stmts, statement)) return;
     if ((ActivePortal->cursorOptions & CURSOR_OPT_HOLD) != 0) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s cannot be computed in a WITH HOLD cursor", aggregate),
-                        errdetail("A holdable cursor keeps its rows after the transaction, where code that did not "
-                                  "charge them can read them."),
-                        errhint("Declare the cursor without WITH HOLD and fetch it inside the transaction.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("%s cannot be computed in a WITH HOLD cursor", aggregate),
+                 errdetail("A holdable cursor keeps its rows after the transaction, where code that did not "
+                           "charge them can read them."),
+                 errhint("Declare the cursor without WITH HOLD and fetch it inside the transaction.")));
     }
     if (ActivePortal->strategy == PORTAL_ONE_RETURNING || ActivePortal->strategy == PORTAL_ONE_MOD_WITH) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s cannot be computed in a statement with RETURNING or a data-modifying WITH",
-                               aggregate),
-                        errdetail("Such a statement stores all its rows at once, for later fetches by whoever can "
-                                  "name its portal."),
-                        errhint("Store the releases with INSERT ... SELECT, then read them with SELECT.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("%s cannot be computed in a statement with RETURNING or a data-modifying WITH",
+                        aggregate),
+                 errdetail("Such a statement stores all its rows at once, for later fetches by whoever can "
+                           "name its portal."),
+                 errhint("Store the releases with INSERT ... SELECT, then read them with SELECT.")));
     }
 }
 
@@ -611,15 +631,16 @@ bool same_parameters(const Parameters& a, const Parameters& b) {
 // same aggregate with the same parameters at the same position (aggno) of the same partitionwise
 // aggregation. Each charged call covers at most one call per partition (aggno is unique per Agg).
 // charged_sites: the indices of the calls charged so far (at most kMaxReleasesPerQuery).
-bool covered_by_earlier_partition(const SiteList& list, const Parameters* parameters, const int* charged_sites,
-                                  int charged_count, int i) {
+bool covered_by_earlier_partition(const SiteList& list, const Parameters* parameters,
+                                  const int* charged_sites, int charged_count, int i) {
     const Site& site = list.sites[i];
     if (site.partitions.append == nullptr || site.partitions.child == 0) return false;
     for (int c = 0; c < charged_count; ++c) {
         const int j = charged_sites[c];
         const Site& earlier = list.sites[j];
-        if (earlier.partitions.append == site.partitions.append && earlier.partitions.child < site.partitions.child &&
-            earlier.aggref->aggno == site.aggref->aggno && earlier.aggref->aggfnoid == site.aggref->aggfnoid &&
+        if (earlier.partitions.append == site.partitions.append &&
+            earlier.partitions.child < site.partitions.child && earlier.aggref->aggno == site.aggref->aggno &&
+            earlier.aggref->aggfnoid == site.aggref->aggfnoid &&
             same_parameters(parameters[j], parameters[i])) {
             return true;
         }
@@ -630,7 +651,8 @@ bool covered_by_earlier_partition(const SiteList& list, const Parameters* parame
 // Has the ledger commit the charge of every release (each final call once per grouping set);
 // sets released[i] for the final calls that may release: charged here or covered by an earlier
 // partition's charge.
-void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters, bool* released) {
+void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters,
+                        bool* released) {
     auto* charged_sites = static_cast<int*>(palloc(sizeof(int) * kMaxReleasesPerQuery));
     int charged_count = 0;
     auto* items = static_cast<ChargeItem*>(palloc0(sizeof(ChargeItem) * kMaxReleasesPerQuery));
@@ -655,7 +677,8 @@ void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters
     pfree(charged_sites);
 }
 
-void register_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters, const bool* released) {
+void register_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters,
+                    const bool* released) {
     ExecutionCalls* execution = register_execution(query, list.count);
     for (int i = 0; i < list.count; ++i) {
         const Site& site = list.sites[i];
@@ -711,20 +734,22 @@ bool reads_view_with_releases(const PlannedStmt* statement) {
 void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
     if (session_reads_every_table(query->plannedstmt)) return;
     if (!plan_makes_releases(query->plannedstmt) && !reads_view_with_releases(query->plannedstmt)) return;
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("%s of a query with pgdp releases over tables you may not read is not allowed",
-                           analyze ? "EXPLAIN ANALYZE" : "EXPLAIN"),
-                    errdetail(analyze ? "EXPLAIN ANALYZE shows the exact number of rows each plan node produced."
-                                      : "The planner's row estimates come from statistics of the data behind the "
-                                        "releases."),
-                    errhint("Run the query itself; its releases are the private answer.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s of a query with pgdp releases over tables you may not read is not allowed",
+                    analyze ? "EXPLAIN ANALYZE" : "EXPLAIN"),
+             errdetail(analyze ? "EXPLAIN ANALYZE shows the exact number of rows each plan node produced."
+                               : "The planner's row estimates come from statistics of the data behind the "
+                                 "releases."),
+             errhint("Run the query itself; its releases are the private answer.")));
 }
 
 // Rows of a charged execution leave it only while the executor runs it (a Sort or Material above
 // the aggregates keeps released rows that later fetches return without a final call), so every
 // run of such an execution repeats the check of what became active since the charge.
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
-    for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+    for (const ExecutionCalls* execution = running_executions; execution != nullptr;
+         execution = execution->next) {
         if (execution->estate != query->estate) continue;
         bool charged = false;
         for (int i = 0; i < execution->count && !charged; ++i) charged = execution->calls[i].charged;
@@ -751,7 +776,8 @@ void charging_executor_start(QueryDesc* query, int eflags) {
         refuse_plan_details_of_hidden_tables(query, false);
         return;
     }
-    if (query->instrument_options != 0 && explain_analyze_running()) refuse_plan_details_of_hidden_tables(query, true);
+    if (query->instrument_options != 0 && explain_analyze_running())
+        refuse_plan_details_of_hidden_tables(query, true);
     charge_query(query);
 }
 
@@ -774,23 +800,26 @@ const Parameters& call_parameters(FunctionCallInfo fcinfo, bool final_call) {
         const AggState* aggstate = castNode(AggState, fcinfo->context);
         const EState* estate = aggstate->ss.ps.state;
         const int plan_node_id = aggstate->ss.ps.plan->plan_node_id;
-        for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+        for (const ExecutionCalls* execution = running_executions; execution != nullptr;
+             execution = execution->next) {
             if (execution->estate != estate) continue;  // nested executions of one cached plan
             const ExecutionCalls::Call key{plan_node_id, aggref->aggno, false, Parameters{}};
-            const auto* call = static_cast<const ExecutionCalls::Call*>(
-                bsearch(&key, execution->calls, execution->count, sizeof(ExecutionCalls::Call), compare_calls));
+            const auto* call = static_cast<const ExecutionCalls::Call*>(bsearch(
+                &key, execution->calls, execution->count, sizeof(ExecutionCalls::Call), compare_calls));
             if (call != nullptr && (!final_call || call->charged)) return call->parameters;
         }
     }
     if (!ledger_attached()) refuse_not_preloaded();
-    ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
-                    errdetail("No running query of this session registered this aggregate call before it started."),
-                    errhint("Use pgdp aggregates in plain queries; report the plan if this persists.")));
+    ereport(ERROR,
+            (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
+             errdetail("No running query of this session registered this aggregate call before it started."),
+             errhint("Use pgdp aggregates in plain queries; report the plan if this persists.")));
 }
 
 void require_release_still_allowed(FunctionCallInfo fcinfo) {
     const EState* estate = castNode(AggState, fcinfo->context)->ss.ps.state;
-    for (const ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+    for (const ExecutionCalls* execution = running_executions; execution != nullptr;
+         execution = execution->next) {
         if (execution->estate == estate) {
             require_release_context_since(execution->running_depth, execution->statement);
             return;
