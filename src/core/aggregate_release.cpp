@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "core/budget_accounting.hpp"
 #include "core/clamped_sum.hpp"
+#include "core/errors.hpp"
 #include "core/validate.hpp"
 
 namespace pgdp {
@@ -24,7 +27,7 @@ ReleasePlan plan_sum(const AggregateParameters& p) {
     const double unit = std::ldexp(1.0, p.unit_exponent);
     return plan_release(p.epsilon, p.delta, p.mechanism,
                         clamped_sum_sensitivity(p.lower, p.upper, p.unit_exponent),
-                        std::fmax(integer_values ? 1.0 : 0.0, unit), integer_values);
+                        std::fmax(integer_values ? 1.0 : 0.0, unit), integer_values, p.groups_per_unit);
 }
 
 // dp_mean (docs/privacy.md "Aggregates"): half the budget each for the sum of (value - midpoint),
@@ -36,10 +39,10 @@ void plan_mean(const AggregateParameters& p, AggregatePlan& plan) {
     const double half_range = (p.upper - p.lower) / 2.0;
     const double centred_sensitivity = half_range > 0.0 ? half_range + unit : unit;
     plan.sum = plan_release(p.epsilon / 2, p.delta / 2, p.mechanism, centred_sensitivity,
-                            std::ldexp(1.0, p.unit_exponent - 1), false);
+                            std::ldexp(1.0, p.unit_exponent - 1), false, p.groups_per_unit);
     const Mechanism mechanism = plan.sum.mechanism;
     plan.count = plan_release(p.epsilon / 2, mechanism == Mechanism::Laplace ? 0.0 : p.delta / 2, mechanism,
-                              1.0, 1.0, true);
+                              1.0, 1.0, true, p.groups_per_unit);
 }
 
 double noisy_grid_value(const ReleasePlan& plan, __int128 grid_units, RandomSource& random) {
@@ -98,6 +101,12 @@ AggregateRelease release_mean(const AggregateParameters& p, const AggregatePlan&
 AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_interval,
                                                   AggregateParameters given,
                                                   std::string_view mechanism_name) {
+    if (given.groups_per_unit < 1 || given.groups_per_unit > kMaxGroupsPerUnit) {
+        throw ArgumentError(
+            "max_groups_contributed",
+            "max_groups_contributed must be between 1 and " + std::to_string(kMaxGroupsPerUnit),
+            "Bound how many groups one privacy unit may contribute to.");
+    }
     if (has_bounds(kind)) require_usable_bounds(given.lower, given.upper);
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);
@@ -127,8 +136,8 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
             plan_mean(parameters, plan);
             break;
         case AggregateKind::Count:
-            plan.count =
-                plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0, true);
+            plan.count = plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0,
+                                      true, parameters.groups_per_unit);
             break;
     }
     return plan;
@@ -160,10 +169,15 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
     if (main.mechanism == Mechanism::Gaussian) {
         // The call's Gaussian releases (dp_mean: sum and count) join the Gaussian part only if
         // every one of them is eligible (budget_accounting.hpp kMinGaussianPartSigma).
-        double mu2 = gaussian_mu2_upper(main.sensitivity_int, main.gaussian_sigma2_int.to_rational());
+        // Over m groups, m coordinates of each (plan_release).
+        const std::uint32_t m = parameters.groups_per_unit;
+        auto coordinates_mu2 = [m](const ReleasePlan& r) {
+            const double one = gaussian_mu2_upper(r.sensitivity_int, r.gaussian_sigma2_int.to_rational());
+            return m == 1 ? one : std::nextafter(one * m, std::numeric_limits<double>::infinity());
+        };
+        double mu2 = coordinates_mu2(main);
         if (plan.kind == AggregateKind::Mean) {
-            const double count_mu2 =
-                gaussian_mu2_upper(plan.count.sensitivity_int, plan.count.gaussian_sigma2_int.to_rational());
+            const double count_mu2 = coordinates_mu2(plan.count);
             mu2 = mu2 > 0.0 && count_mu2 > 0.0 ? add_rounded_up(mu2, count_mu2) : 0.0;
         }
         charge.gaussian_mu2 = mu2;

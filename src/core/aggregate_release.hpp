@@ -25,6 +25,9 @@ struct AggregateParameters {
     bool integer_values = false;               // the value column has an integer type (dp_sum, dp_mean)
     int unit_exponent = 0;                     // accumulation unit 2^e of the exact total (clamped_sum.hpp)
     double alpha = 0.0;  // *_ci forms: P(exact value outside the interval) <= alpha; else 0
+    // Person-level releases (issue 10): how many groups one privacy unit may change (its rows
+    // bounded per group beforehand); every plan covers all of them (plan_release). 1: row level.
+    std::uint32_t groups_per_unit = 1;
 };
 
 // Validates the parameters the user gave (bounds for dp_sum and dp_mean, epsilon and delta for

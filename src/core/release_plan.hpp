@@ -47,8 +47,18 @@ void check_release_parameters(double epsilon, double delta, Mechanism mechanism)
 // fixes the grid and sampler. value_is_integer: the exact value is an integer (a count), so it
 // is already on any grid g <= 1 and no rounding is charged there; on a coarser grid it is
 // rounded like any value.
+//
+// groups_per_unit (m >= 1): the release is one coordinate of a vector of per-group releases in
+// which one privacy unit changes at most m coordinates, each by at most the sensitivity
+// (person-level releases with cross-group bounding, issue 10); the plan makes the whole vector
+// (epsilon, delta)-DP (docs/privacy.md "Releases over m groups"): Laplace and truncated Laplace
+// calibrate each coordinate at (epsilon/m, delta/m) (basic composition), the Gaussian at L2
+// sensitivity sqrt(m) times the sensitivity. m = 1 is the single release.
 ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
-                         double min_granularity, bool value_is_integer);
+                         double min_granularity, bool value_is_integer, std::uint32_t groups_per_unit = 1);
+
+// The largest groups_per_unit a plan accepts.
+constexpr std::uint32_t kMaxGroupsPerUnit = 1000000;
 
 // One draw of the plan's integer noise, in grid units.
 std::int64_t sample_release_noise(const ReleasePlan& plan, RandomSource& random);
