@@ -16,9 +16,9 @@ namespace {
 
 using U128 = unsigned __int128;
 
-constexpr U128 kOne = U128(1) << 64;        // pi = 1 on the 2^-64 grid
-constexpr U128 kTwo63 = U128(1) << 63;      // denominator of a and b
-constexpr U128 kTwo127 = U128(1) << 127;    // a P below this fits
+constexpr U128 kOne = U128(1) << 64;      // pi = 1 on the 2^-64 grid
+constexpr U128 kTwo63 = U128(1) << 63;    // denominator of a and b
+constexpr U128 kTwo127 = U128(1) << 127;  // a P below this fits
 // Relative margin on the long double e^eps, e^-eps: expl is accurate to a few ulps (1e-19) and
 // eps itself to one ulp of eps <= 40 (2e-18 relative in e^eps); 1e-16 dominates both.
 constexpr long double kExpMargin = 1e-16L;
@@ -67,7 +67,8 @@ NearTruncatedGeometric near_truncated_geometric(double epsilon, double delta) {
     g.a_numerator = std::max<U128>(static_cast<U128>(std::floor(a_scaled)), kTwo63);
     // b = ceil(e^-eps (1 + margin) 2^63) / 2^63 >= e^-eps, and <= 1.
     const long double b_scaled = std::ldexp(std::exp(-eps) * (1.0L + kExpMargin), 63);
-    g.b_numerator = static_cast<std::uint64_t>(std::min<U128>(static_cast<U128>(std::ceil(b_scaled)), kTwo63));
+    g.b_numerator =
+        static_cast<std::uint64_t>(std::min<U128>(static_cast<U128>(std::ceil(b_scaled)), kTwo63));
     // delta_r = floor(delta 2^64) / 2^64: exact for a double delta (a power-of-two scaling).
     g.d_numerator = static_cast<std::uint64_t>(std::floor(std::ldexp(delta, 64)));
 

@@ -56,13 +56,13 @@ constexpr double kNtgMinDelta = 8.8817841970012523e-16;  // 2^-50
 
 // Plain data (trivially copyable).
 struct NearTruncatedGeometric {
-    double epsilon;           // per-partition eps' actually used (after the cap)
-    double delta;             // per-partition delta' (before rounding to the grid)
-    unsigned __int128 a_numerator;  // a = a_numerator / 2^63, 1 <= a <= e^eps'
-    std::uint64_t b_numerator;      // b = b_numerator / 2^63, e^-eps' <= b <= 1
-    std::uint64_t d_numerator;      // delta_r = d_numerator / 2^64 <= delta'
-    std::uint64_t n_one;      // the least n with pi(n) = 1
-    std::uint64_t stride;     // checkpoint k holds P(k * stride)
+    double epsilon;                             // per-partition eps' actually used (after the cap)
+    double delta;                               // per-partition delta' (before rounding to the grid)
+    unsigned __int128 a_numerator;              // a = a_numerator / 2^63, 1 <= a <= e^eps'
+    std::uint64_t b_numerator;                  // b = b_numerator / 2^63, e^-eps' <= b <= 1
+    std::uint64_t d_numerator;                  // delta_r = d_numerator / 2^64 <= delta'
+    std::uint64_t n_one;                        // the least n with pi(n) = 1
+    std::uint64_t stride;                       // checkpoint k holds P(k * stride)
     std::uint64_t checkpoint[kNtgCheckpoints];  // P(k stride) < 2^64 for k stride < n_one
 };
 static_assert(std::is_trivially_copyable_v<NearTruncatedGeometric>, "plans are plain data");

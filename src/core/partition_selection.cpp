@@ -52,14 +52,14 @@ void validate(double epsilon, double delta, std::int64_t max_groups, std::int64_
     require_delta(delta);
     if (max_groups < 1 || max_groups > kMaxGroupsContributed) {
         throw ArgumentError("max_groups_contributed",
-                            "max_groups_contributed must lie in [1, " + std::to_string(kMaxGroupsContributed) +
-                                "], got " + std::to_string(max_groups),
+                            "max_groups_contributed must lie in [1, " +
+                                std::to_string(kMaxGroupsContributed) + "], got " +
+                                std::to_string(max_groups),
                             "max_groups_contributed is the number of groups one privacy unit may "
                             "contribute to, e.g. 1.");
     }
     if (min_units < 1 || min_units > kMaxMinUnits) {
-        throw ArgumentError("min_units",
-                            "min_units must lie in [1, 2^40], got " + std::to_string(min_units),
+        throw ArgumentError("min_units", "min_units must lie in [1, 2^40], got " + std::to_string(min_units),
                             "min_units drops groups with fewer units before the private selection; "
                             "1 drops none.");
     }
@@ -123,7 +123,8 @@ long double gaussian_tail_bound(long double sigma2, std::int64_t k) {
 // P[Z >= k] for Z ~ N_Z(0, sigma2) (reports): a direct long double sum for sigma <= 1e5.
 long double discrete_gaussian_tail(long double sigma2, std::int64_t k) {
     const long double sigma = std::sqrt(sigma2);
-    if (sigma > 1e5L) return 0.5L * std::erfc((static_cast<long double>(k) - 0.5L) / (sigma * std::sqrt(2.0L)));
+    if (sigma > 1e5L)
+        return 0.5L * std::erfc((static_cast<long double>(k) - 0.5L) / (sigma * std::sqrt(2.0L)));
     const auto limit = static_cast<std::int64_t>(std::ceil(40.0L * sigma)) + 10;
     if (k > limit) return 0.0L;
     if (k < -limit) return 1.0L;
@@ -234,7 +235,8 @@ long double discrete_laplace_tail(long double scale, std::int64_t k) {
 }
 
 PartitionSelectionPlan plan_partition_selection(double epsilon, double delta, std::int64_t max_groups,
-                                                PartitionSelectionMechanism mechanism, std::int64_t min_units) {
+                                                PartitionSelectionMechanism mechanism,
+                                                std::int64_t min_units) {
     validate(epsilon, delta, max_groups, min_units);
     if (mechanism != PartitionSelectionMechanism::Auto)
         return plan_resolved(epsilon, delta, max_groups, mechanism, min_units);
@@ -244,11 +246,12 @@ PartitionSelectionPlan plan_partition_selection(double epsilon, double delta, st
     std::int64_t best_units = 0;
     bool have_error = false;
     RangeError error("", "", "");  // the first candidate's error, thrown if none can be built
-    for (auto candidate : {PartitionSelectionMechanism::NearTruncatedGeometric,
-                           PartitionSelectionMechanism::LaplaceThreshold,
-                           PartitionSelectionMechanism::GaussianThreshold}) {
+    for (auto candidate :
+         {PartitionSelectionMechanism::NearTruncatedGeometric, PartitionSelectionMechanism::LaplaceThreshold,
+          PartitionSelectionMechanism::GaussianThreshold}) {
         try {
-            const PartitionSelectionPlan plan = plan_resolved(epsilon, delta, max_groups, candidate, min_units);
+            const PartitionSelectionPlan plan =
+                plan_resolved(epsilon, delta, max_groups, candidate, min_units);
             const std::int64_t units = partition_units_for_half(plan);
             if (!found || units < best_units) {
                 best = plan;
@@ -302,9 +305,8 @@ double partition_keep_probability(const PartitionSelectionPlan& plan, std::int64
         case PartitionSelectionMechanism::NearTruncatedGeometric:
             return ntg_keep_probability(plan.geometric, static_cast<std::uint64_t>(count));
         case PartitionSelectionMechanism::LaplaceThreshold:
-            return static_cast<double>(
-                discrete_laplace_tail(plan.laplace_scale.to_rational().convert_to<long double>(),
-                                      plan.threshold - count));
+            return static_cast<double>(discrete_laplace_tail(
+                plan.laplace_scale.to_rational().convert_to<long double>(), plan.threshold - count));
         case PartitionSelectionMechanism::GaussianThreshold:
             return static_cast<double>(discrete_gaussian_tail(
                 plan.gaussian_sigma2.to_rational().convert_to<long double>(), plan.threshold - count));

@@ -102,7 +102,8 @@ TEST(PartitionSelection, GeometricMatchesIndependentReference) {
     pgdp_test::FailureLog log;
     int rows = 0;
     for (const auto& [c, pi] : cases) {
-        const PartitionSelectionPlan plan = pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGeometric);
+        const PartitionSelectionPlan plan =
+            pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGeometric);
         const long double delta_group = -std::expm1(std::log1p(-static_cast<long double>(c.delta)) / c.m);
         const long double grid = std::ldexp(1.0L, -64);
         // Rounding down to the grid loses <= 2^-64 per step, and delta' itself is floored to the
@@ -137,12 +138,13 @@ TEST(PartitionSelection, GeometricMatchesIndependentReference) {
 // The per-group DP constraints, checked here in exact rational arithmetic for every n with a
 // rational lower bound of e^(eps/m) and of delta' (near_truncated_geometric.hpp lists them).
 TEST(PartitionSelection, GeometricMeetsDpConstraintsExactly) {
-    const std::vector<Case> cases = {{1, 1e-6, 1},  {0.1, 1e-5, 1},  {0.5, 1e-10, 1}, {3, 1e-3, 1},
+    const std::vector<Case> cases = {{1, 1e-6, 1},   {0.1, 1e-5, 1}, {0.5, 1e-10, 1}, {3, 1e-3, 1},
                                      {10, 1e-12, 1}, {1, 1e-6, 3},   {2, 1e-8, 10},   {0.25, 1e-4, 2},
                                      {1, 0.3, 1},    {40, 1e-9, 1},  {0.01, 1e-3, 1}, {1, 0.999, 1}};
     const cpp_int two64 = cpp_int(1) << 64;
     for (const Case& c : cases) {
-        const PartitionSelectionPlan plan = pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGeometric);
+        const PartitionSelectionPlan plan =
+            pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGeometric);
         const cpp_rational e_eps = exp_lower(exact(c.epsilon) / c.m);
         const cpp_rational delta = checked_group_delta(plan.geometric, c.delta, c.m);
         cpp_rational previous = 0;
@@ -157,7 +159,8 @@ TEST(PartitionSelection, GeometricMeetsDpConstraintsExactly) {
                             1 - previous <= e_eps * (1 - pi) + delta;  // D1
             // K2, D2 follow from monotonicity: previous <= pi <= e^eps pi + delta, and
             // 1 - pi <= 1 - previous <= e^eps (1 - previous) + delta.
-            if (!ok && ++failures <= 5) ADD_FAILURE() << c.epsilon << " " << c.delta << " " << c.m << " n=" << n;
+            if (!ok && ++failures <= 5)
+                ADD_FAILURE() << c.epsilon << " " << c.delta << " " << c.m << " n=" << n;
             previous = pi;
         }
         EXPECT_EQ(previous, 1) << "pi(n_one) = 1";
@@ -210,7 +213,8 @@ TEST(PartitionSelectionStatistics, GeometricKeepRateIsReferencePi) {
     constexpr int kTrials = 20000;
     int checks = 0;
     for (const auto& [c, pi] : cases) {
-        const PartitionSelectionPlan plan = pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGeometric);
+        const PartitionSelectionPlan plan =
+            pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGeometric);
         // n = 1, around the 50 % point, and a few in between.
         std::vector<std::size_t> ns = {1};
         for (std::size_t n = 1; n < pi.size(); ++n)
@@ -218,7 +222,8 @@ TEST(PartitionSelectionStatistics, GeometricKeepRateIsReferencePi) {
         if (ns.size() > 6) ns.resize(6);
         for (std::size_t n : ns) {
             int kept = 0;
-            for (int t = 0; t < kTrials; ++t) kept += pgdp::keep_partition(plan, static_cast<std::int64_t>(n), random);
+            for (int t = 0; t < kTrials; ++t)
+                kept += pgdp::keep_partition(plan, static_cast<std::int64_t>(n), random);
             expect_rate(kept, kTrials, pi[n], "geometric n=" + std::to_string(n));
             ++checks;
         }
@@ -255,7 +260,8 @@ long double keep_exact(const PartitionSelectionPlan& plan, std::int64_t n) {
     const std::int64_t count = n - (plan.min_units - 1);
     if (count <= 0) return 0;
     if (plan.mechanism == kLaplace)
-        return laplace_keep(plan.laplace_scale.to_rational().convert_to<long double>(), count, plan.threshold);
+        return laplace_keep(plan.laplace_scale.to_rational().convert_to<long double>(), count,
+                            plan.threshold);
     return gaussian_keep(plan.gaussian_sigma2.to_rational().convert_to<long double>(), count, plan.threshold);
 }
 
@@ -278,8 +284,8 @@ TEST(PartitionSelection, LaplaceThresholdIsTheLeastWithSingleUnitBelowDeltaPrime
         const long double zetasql = std::ceil(1 - (c.m / c.epsilon) * std::log(2 * delta_group));
         EXPECT_LE(std::fabs(static_cast<long double>(plan.threshold) - zetasql), 1.0L) << c.epsilon;
         for (std::int64_t n : {1, 2, 5, 20, 100})
-            EXPECT_NEAR(pgdp::partition_keep_probability(plan, n), static_cast<double>(laplace_keep(t, n, plan.threshold)),
-                        1e-12)
+            EXPECT_NEAR(pgdp::partition_keep_probability(plan, n),
+                        static_cast<double>(laplace_keep(t, n, plan.threshold)), 1e-12)
                 << n;
     }
 }
@@ -298,19 +304,22 @@ TEST(PartitionSelection, ContinuousZetaSqlThresholdCanExceedDeltaOnTheDiscreteLa
 
 TEST(PartitionSelection, GaussianThresholdSpendsAtMostDelta) {
     for (const Case& c : kThresholdCases) {
-        const PartitionSelectionPlan plan = pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGaussian);
+        const PartitionSelectionPlan plan =
+            pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, kGaussian);
         const long double s2 = plan.gaussian_sigma2.to_rational().convert_to<long double>();
         // Threshold: each of a unit's <= m new groups is kept with probability q, some of them
         // with 1 - (1 - q)^m <= delta/2.
         const long double q = gaussian_keep(s2, 1, plan.threshold);
-        EXPECT_LE(-std::expm1(c.m * std::log1p(-q)), c.delta / 2) << c.epsilon << " " << c.delta << " " << c.m;
+        EXPECT_LE(-std::expm1(c.m * std::log1p(-q)), c.delta / 2)
+            << c.epsilon << " " << c.delta << " " << c.m;
         const long double eps_g = c.epsilon + std::log1p(-static_cast<long double>(c.delta) / 2);
         if (c.m == 1) {
             // CKS Theorem 7 at sensitivity 1, evaluated here by direct sums:
             // delta(eps) = P[Y > eps s^2 - 1/2] - e^eps P[Y > eps s^2 + 1/2] <= delta / 2.
             const long double x = eps_g * s2;
-            const long double profile = gaussian_keep(s2, 0, static_cast<std::int64_t>(std::floor(x - 0.5L)) + 1) -
-                                        std::exp(eps_g) * gaussian_keep(s2, 0, static_cast<std::int64_t>(std::floor(x + 0.5L)) + 1);
+            const long double profile =
+                gaussian_keep(s2, 0, static_cast<std::int64_t>(std::floor(x - 0.5L)) + 1) -
+                std::exp(eps_g) * gaussian_keep(s2, 0, static_cast<std::int64_t>(std::floor(x + 0.5L)) + 1);
             EXPECT_LE(profile, c.delta / 2 * (1 + 1e-9)) << c.epsilon << " " << c.delta;
         } else {
             // rho = m / (2 sigma^2) zCDP gives (rho + 2 sqrt(rho ln(2/delta)), delta/2).
@@ -331,13 +340,15 @@ TEST(PartitionSelectionStatistics, ThresholdKeepRatesMatchTheirDiscreteLaws) {
     int checks = 0;
     for (auto mechanism : {kLaplace, kGaussian})
         for (const Case& c : kThresholdCases) {
-            const PartitionSelectionPlan plan = pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, mechanism);
+            const PartitionSelectionPlan plan =
+                pgdp::plan_partition_selection(c.epsilon, c.delta, c.m, mechanism);
             for (std::int64_t n : {std::int64_t{1}, plan.threshold - 3, plan.threshold, plan.threshold + 4}) {
                 if (n < 1) continue;
                 int kept = 0;
                 for (int t = 0; t < kTrials; ++t) kept += pgdp::keep_partition(plan, n, random);
                 expect_rate(kept, kTrials, keep_exact(plan, n),
-                            std::string(pgdp::partition_selection_mechanism_name(mechanism)) + " n=" + std::to_string(n));
+                            std::string(pgdp::partition_selection_mechanism_name(mechanism)) +
+                                " n=" + std::to_string(n));
                 ++checks;
             }
         }
@@ -381,7 +392,8 @@ TEST(PartitionSelectionStatistics, NoisyCountIsUnbiasedFarAboveTheThreshold) {
             moments.add(static_cast<double>(d.noisy_count - n));
         }
         const double var = plan.noise_sd * plan.noise_sd;
-        EXPECT_NEAR(moments.mean(), 0.0, kZ * moments.mean_se(var)) << pgdp::partition_selection_mechanism_name(mechanism);
+        EXPECT_NEAR(moments.mean(), 0.0, kZ * moments.mean_se(var))
+            << pgdp::partition_selection_mechanism_name(mechanism);
         // Second moment: variance within 5 % (kurtosis <= 6: se of E X^2 <= sqrt(5/N) var = 1.6 %).
         EXPECT_NEAR(moments.second(), var, 0.05 * var) << pgdp::partition_selection_mechanism_name(mechanism);
     }
@@ -435,9 +447,12 @@ TEST(PartitionSelection, MinimumUnitsShiftsTheMechanism) {
     for (auto mechanism : {kGeometric, kLaplace, kGaussian}) {
         const PartitionSelectionPlan plain = pgdp::plan_partition_selection(1.0, 1e-5, 2, mechanism);
         const PartitionSelectionPlan shifted = pgdp::plan_partition_selection(1.0, 1e-5, 2, mechanism, 10);
-        for (std::int64_t n = 0; n < 10; ++n) EXPECT_EQ(pgdp::partition_keep_probability(shifted, n), 0.0) << n;
+        for (std::int64_t n = 0; n < 10; ++n)
+            EXPECT_EQ(pgdp::partition_keep_probability(shifted, n), 0.0) << n;
         for (std::int64_t n = 10; n < 60; ++n)
-            EXPECT_EQ(pgdp::partition_keep_probability(shifted, n), pgdp::partition_keep_probability(plain, n - 9)) << n;
+            EXPECT_EQ(pgdp::partition_keep_probability(shifted, n),
+                      pgdp::partition_keep_probability(plain, n - 9))
+                << n;
         EXPECT_EQ(pgdp::partition_units_for_half(shifted), pgdp::partition_units_for_half(plain) + 9);
         pgdp::SeededRandomSource random(5005);
         for (int t = 0; t < 2000; ++t) EXPECT_FALSE(pgdp::keep_partition(shifted, 9, random));
@@ -467,19 +482,22 @@ void expect_argument_error(F f, const std::string& argument) {
 TEST(PartitionSelection, ValidationNamesTheArgument) {
     for (auto mechanism : {kGeometric, kLaplace, kGaussian, kAuto}) {
         for (double eps : {0.0, -1.0, std::nan(""), HUGE_VAL})
-            expect_argument_error([&] { pgdp::plan_partition_selection(eps, 1e-6, 1, mechanism); }, "epsilon");
+            expect_argument_error([&] { pgdp::plan_partition_selection(eps, 1e-6, 1, mechanism); },
+                                  "epsilon");
         for (double delta : {0.0, 1.0, -1e-6, 1.5, std::nan("")})
             expect_argument_error([&] { pgdp::plan_partition_selection(1.0, delta, 1, mechanism); }, "delta");
         for (std::int64_t m : {std::int64_t{0}, std::int64_t{-3}, pgdp::kMaxGroupsContributed + 1})
             expect_argument_error([&] { pgdp::plan_partition_selection(1.0, 1e-6, m, mechanism); },
                                   "max_groups_contributed");
         for (std::int64_t k : {std::int64_t{0}, std::int64_t{-1}, pgdp::kMaxMinUnits + 1})
-            expect_argument_error([&] { pgdp::plan_partition_selection(1.0, 1e-6, 1, mechanism, k); }, "min_units");
+            expect_argument_error([&] { pgdp::plan_partition_selection(1.0, 1e-6, 1, mechanism, k); },
+                                  "min_units");
     }
     expect_argument_error([] { pgdp::parse_partition_selection_mechanism("geometric"); }, "mechanism");
     for (auto mechanism : {kGeometric, kLaplace, kGaussian, kAuto})
-        EXPECT_EQ(pgdp::parse_partition_selection_mechanism(pgdp::partition_selection_mechanism_name(mechanism)),
-                  mechanism);
+        EXPECT_EQ(
+            pgdp::parse_partition_selection_mechanism(pgdp::partition_selection_mechanism_name(mechanism)),
+            mechanism);
 }
 
 TEST(PartitionSelection, RangeErrorsNameTheArgumentAndAutoFallsBack) {
