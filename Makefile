@@ -6,6 +6,7 @@
 #   make installcheck    pg_regress against a running server (see scripts/test.sh)
 #   make bench-core      build and run the Google Benchmark microbenchmarks of the core
 #   make references      regenerate the 50-digit references of the unit tests (minutes)
+#   make references-partition-selection   only test/reference/partition_selection.csv
 
 EXTENSION  = pgdp
 MODULE_big = pgdp
@@ -130,3 +131,8 @@ $(REFERENCE_DIR)/generate_references: test/reference/generate_references.cpp
 .PHONY: references
 references: $(REFERENCE_DIR)/generate_references
 	$(REFERENCE_DIR)/generate_references test/reference
+
+# test/reference/partition_selection.csv alone (seconds).
+.PHONY: references-partition-selection
+references-partition-selection: $(REFERENCE_DIR)/generate_references
+	$(REFERENCE_DIR)/generate_references test/reference --only partition_selection

@@ -526,10 +526,56 @@ void write_generic_rejections(FILE* r) {
         std::fprintf(r, "parse_gaussian_method,%s,,,,,,method\n", n);
 }
 
+// Desfontaines, Voss, Gipson, Mandayam, "Differentially private partition selection" (PoPETs
+// 2022; not among /work/shared/papers): the optimal keep probability of a partition of n units,
+//   pi(0) = 0, pi(n) = min(e^eps pi(n-1) + delta, 1 - e^-eps (1 - pi(n-1) - delta), 1),
+// for m > 1 at eps/m and delta' = 1 - (1 - delta)^(1/m), here in 50 digits with the exact e^eps
+// (no grid), for n = 1 until pi(n) = 1.
+void write_partition_selection(const std::string& dir) {
+    FILE* f = open_out(dir, "partition_selection.csv");
+    std::fprintf(f, "epsilon,delta,max_groups,n,pi\n");
+    struct Case {
+        const char* eps;
+        const char* delta;
+        int m;
+    };
+    const std::vector<Case> cases = {{"1", "1e-6", 1},  {"0.1", "1e-5", 1},  {"0.5", "1e-10", 1},
+                                     {"3", "1e-3", 1},  {"10", "1e-12", 1},  {"1", "1e-6", 3},
+                                     {"2", "1e-8", 10}, {"0.25", "1e-4", 2}, {"0.05", "1e-7", 1},
+                                     {"1", "0.3", 1},   {"4", "1e-5", 4}};
+    for (const Case& c : cases) {
+        const double eps = D(c.eps), delta = D(c.delta);
+        const R eps_p = R(eps) / c.m;
+        const R delta_p = -expm1_(log1p_(-R(delta)) / c.m);
+        const R a = exp_(eps_p), b = exp_(-eps_p);
+        R pi = 0;
+        for (int n = 1; pi < 1; ++n) {
+            if (n > 100000) throw std::runtime_error("partition selection: pi does not reach 1");
+            const R first = a * pi + delta_p;
+            const R second = 1 - b * (1 - pi - delta_p);
+            pi = first < second ? first : second;
+            if (pi > 1) pi = 1;
+            std::fprintf(f, "%s,%s,%d,%d,%s\n", fmt_in(eps).c_str(), fmt_in(delta).c_str(), c.m, n,
+                         fmt_out(pi).c_str());
+        }
+    }
+    std::fclose(f);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::string dir = argc > 1 ? argv[1] : "test/reference";
+    // --only partition_selection: that file alone (seconds; the others take minutes).
+    if (argc > 3 && std::string(argv[2]) == "--only" && std::string(argv[3]) == "partition_selection") {
+        try {
+            write_partition_selection(dir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "generate_references: %s\n", e.what());
+            return 1;
+        }
+        return 0;
+    }
     try {
         FILE* rejected = open_out(dir, "rejected.csv");
         std::fprintf(rejected, "function,method,epsilon,delta,sensitivity,sigma,alpha,argument\n");
@@ -539,6 +585,7 @@ int main(int argc, char** argv) {
         write_epsilon(dir);
         write_accuracy(dir);
         write_truncated_laplace(dir, rejected);
+        write_partition_selection(dir);
         std::fclose(rejected);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "generate_references: %s\n", e.what());
