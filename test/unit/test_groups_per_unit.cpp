@@ -77,9 +77,9 @@ TEST(GroupsPerUnit, GaussianCoordinatesMeetTheProfileAtSqrtM) {
                 // Close to the continuous optimum at L2 = sqrt(m) sensitivity_int on the grid (the
                 // grid's rounding is charged to the sensitivity; then the 2^-16 search step only).
                 const double optimum =
-                    pgdp::analytic_gaussian_sigma(epsilon, delta,
-                                                  std::sqrt(static_cast<double>(m)) *
-                                                      static_cast<double>(plan.sensitivity_int)) *
+                    pgdp::analytic_gaussian_sigma(
+                        epsilon, delta,
+                        std::sqrt(static_cast<double>(m)) * static_cast<double>(plan.sensitivity_int)) *
                     plan.granularity;
                 EXPECT_GE(plan.noise_scale, optimum * (1 - 1e-6));
                 EXPECT_LE(plan.noise_scale, optimum * (1 + 1e-3));
@@ -112,7 +112,8 @@ TEST(GroupsPerUnit, AutoComparesAtTheMAdjustedParameters) {
         for (double epsilon : {0.1, 1.0}) {
             const double delta = 1e-6;
             const double laplace = 2.0 * std::pow(m * 1.0 / epsilon, 2);
-            const double gaussian = std::pow(pgdp::analytic_gaussian_sigma(epsilon, delta, std::sqrt(1.0 * m)), 2);
+            const double gaussian =
+                std::pow(pgdp::analytic_gaussian_sigma(epsilon, delta, std::sqrt(1.0 * m)), 2);
             const double tlap = pgdp::truncated_laplace_params(epsilon / m, delta / m, 1.0).power;
             Mechanism best = Mechanism::Laplace;
             double variance = laplace;
@@ -133,7 +134,8 @@ TEST(GroupsPerUnit, GaussianChargeCountsEveryCoordinate) {
     p = pgdp::validate_aggregate_parameters(pgdp::AggregateKind::Count, false, p, "gaussian");
     const pgdp::AggregatePlan plan = pgdp::plan_aggregate_release(pgdp::AggregateKind::Count, p);
     const long double d = static_cast<long double>(plan.count.sensitivity_int);
-    const long double expected = 6 * d * d / static_cast<long double>(plan.count.gaussian_sigma2_int.to_double());
+    const long double expected =
+        6 * d * d / static_cast<long double>(plan.count.gaussian_sigma2_int.to_double());
     const double charged = pgdp::release_charge(p, plan).gaussian_mu2;
     EXPECT_GE(static_cast<long double>(charged), expected);
     EXPECT_LE(static_cast<long double>(charged), expected * (1 + 1e-14L));
