@@ -4,7 +4,7 @@
 #   bash scripts/format-check.sh --fix    reformat in place
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.hpp' 'test/unit/*.cpp' 'test/unit/*.hpp' 'bench/*.cpp' \
+mapfile -t files < <(git ls-files --cached --others --exclude-standard 'src/*.cpp' 'src/*.hpp' 'test/unit/*.cpp' 'test/unit/*.hpp' 'bench/*.cpp' \
     'test/reference/*.cpp')
 if [ "${1:-}" = "--fix" ]; then
     clang-format -i "${files[@]}"
