@@ -83,7 +83,8 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
             break;
         }
         ScanKeyData key;
-        ScanKeyInit(&key, Anum_pg_inherits_inhrelid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(current));
+        ScanKeyInit(&key, Anum_pg_inherits_inhrelid, BTEqualStrategyNumber, F_OIDEQ,
+                    ObjectIdGetDatum(current));
         SysScanDesc scan = systable_beginscan(inherits, InheritsRelidSeqnoIndexId, true, nullptr, 1, &key);
         HeapTuple tuple;
         while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
@@ -102,17 +103,18 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
     const char* read_name = get_rel_name(read);
     if (name == nullptr) name = "?";
     if (read_name == nullptr) read_name = "?";
-    ereport(ERROR,
-            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-             errmsg("pgdp releases over protected relation \"%s\" are person-level and not available yet", name),
-             read == protected_relation
-                 ? errdetail("Its rows belong to privacy units (people); a row-level release would not protect "
-                             "a person with many rows, so none is made.")
-                 : errdetail("The query reads \"%s\", a partition or child of \"%s\", whose rows belong to "
-                             "privacy units (people); a row-level release would not protect a person with "
-                             "many rows, so none is made.",
-                             read_name, name),
-             errhint("Query an unprotected relation, or pgdp.unprotect it (an admin).")));
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+         errmsg("pgdp releases over protected relation \"%s\" are person-level and not available yet", name),
+         read == protected_relation
+             ? errdetail("Its rows belong to privacy units (people); a row-level release would not protect "
+                         "a person with many rows, so none is made.")
+             : errdetail("The query reads \"%s\", a partition or child of \"%s\", whose rows belong to "
+                         "privacy units (people); a row-level release would not protect a person with "
+                         "many rows, so none is made.",
+                         read_name, name),
+         errhint("Query an unprotected relation, or pgdp.unprotect it (an admin).")));
 }
 
 }  // namespace
