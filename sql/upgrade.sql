@@ -138,6 +138,16 @@ SELECT kind, count(*) AS rows FROM catalog_fresh GROUP BY kind ORDER BY kind;
 UNION ALL
 (SELECT 'only fresh', * FROM catalog_fresh EXCEPT ALL SELECT 'only fresh', * FROM catalog_updated)
 ORDER BY 2, 3, 1;
+-- The same from 0.5 (the previous release; 0.4 above went through 0.5 too): no difference.
+DROP EXTENSION pgdp;
+CREATE EXTENSION pgdp VERSION '0.5';
+ALTER EXTENSION pgdp UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'pgdp';
+CREATE TEMP TABLE catalog_updated_05 AS SELECT * FROM pgdp_catalog;
+(SELECT 'only updated' AS side, * FROM catalog_updated_05 EXCEPT ALL SELECT 'only updated', * FROM catalog_fresh)
+UNION ALL
+(SELECT 'only fresh', * FROM catalog_fresh EXCEPT ALL SELECT 'only fresh', * FROM catalog_updated_05)
+ORDER BY 2, 3, 1;
 
 -- ---------------------------------------------------------------------------------------------
 -- (b) Every object of the extension.
@@ -217,7 +227,16 @@ SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric
        has_table_privilege('upgrade_admin', 'pgdp.ledger', 'SELECT') AS admin_reads_ledger,
        has_table_privilege('upgrade_basic', 'pgdp.charges', 'SELECT') AS analyst_reads_charges,
        has_function_privilege('upgrade_basic', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS analyst_sets;
--- pg_dump keeps budgets, charges and the charge id sequence, and nothing else.
+-- An admin designated before 0.6 may protect relations and declare them public after the update;
+-- an analyst may not (0.6).
+SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int)', 'EXECUTE') AS admin_protects,
+       has_function_privilege('upgrade_admin', 'pgdp.unprotect(regclass)', 'EXECUTE') AS admin_unprotects,
+       has_function_privilege('upgrade_admin', 'pgdp.declare_public(regclass)', 'EXECUTE') AS admin_declares,
+       has_function_privilege('upgrade_admin', 'pgdp.undeclare_public(regclass)', 'EXECUTE') AS admin_undeclares,
+       has_function_privilege('upgrade_basic', 'pgdp.protect(regclass, name, int)', 'EXECUTE') AS analyst_protects,
+       has_table_privilege('upgrade_basic', 'pgdp.protections', 'SELECT') AS analyst_reads_protections;
+-- pg_dump keeps budgets, charges, the charge id sequence and the protected and public relations
+-- (0.6), and nothing else.
 SELECT x::regclass AS configuration_table FROM pg_extension e, unnest(e.extconfig) AS x WHERE e.extname = 'pgdp';
 -- The view still calls the same dp_sum, now on the "any" transition function, and releases.
 SELECT pg_describe_object(refclassid, refobjid, 0) AS view_uses

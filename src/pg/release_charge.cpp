@@ -23,6 +23,7 @@ extern "C" {
 #include "core/aggregate_release.hpp"
 #include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
+#include "pg/protected_relations.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
 
@@ -600,6 +601,8 @@ void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) 
                             query->plannedstmt);
     check_executable(list);
     if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
+    if (first_release != nullptr)
+        refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
 }
 
 // The parameters of every call (partial calls included), evaluated once with the query's bind

@@ -1,0 +1,135 @@
+#include "pg/protected_relations.hpp"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_inherits.h"
+#include "nodes/parsenodes.h"
+#include "nodes/pg_list.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+}
+
+namespace pgdp::pg {
+namespace {
+
+struct OidSet {
+    Oid* oids;  // palloc'd
+    int count;
+};
+
+bool contains(const OidSet& set, Oid relation) {
+    for (int i = 0; i < set.count; ++i) {
+        if (set.oids[i] == relation) return true;
+    }
+    return false;
+}
+
+// The relations of pgdp.protected_relations, read afresh for every plan that makes releases (no
+// per-backend cache: a cache could be stale after a change made with triggers disabled, and the
+// read costs microseconds next to the charge's commit). Read with the latest snapshot, so that a
+// protection committed after the transaction began applies; the query's own snapshot inside a
+// parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
+OidSet read_protected_relations(Snapshot query_snapshot) {
+    OidSet set{nullptr, 0};
+    const Oid schema = get_namespace_oid("pgdp", true);
+    if (!OidIsValid(schema)) return set;
+    const Oid catalog = get_relname_relid("protected_relations", schema);
+    if (!OidIsValid(catalog)) return set;
+    Relation relation = table_open(catalog, AccessShareLock);
+    const bool fresh = !IsInParallelMode();
+    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
+    SysScanDesc scan = systable_beginscan(relation, InvalidOid, false, snapshot, 0, nullptr);
+    int capacity = 8;
+    set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));
+    HeapTuple tuple;
+    while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
+        bool is_null = false;
+        // Column 1 is `relation regclass` (the primary key, never NULL).
+        const Datum value = heap_getattr(tuple, 1, RelationGetDescr(relation), &is_null);
+        if (is_null) continue;
+        if (set.count == capacity) {
+            capacity *= 2;
+            set.oids = static_cast<Oid*>(repalloc(set.oids, sizeof(Oid) * capacity));
+        }
+        set.oids[set.count++] = DatumGetObjectId(value);
+    }
+    systable_endscan(scan);
+    if (fresh) UnregisterSnapshot(snapshot);
+    table_close(relation, AccessShareLock);
+    return set;
+}
+
+// `relation` itself or an ancestor of it (partition parent or inheritance parent, at any depth)
+// that is protected; InvalidOid if none. A partition's rows are rows of its protected root.
+Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
+    if (contains(set, relation)) return relation;
+    List* pending = list_make1_oid(relation);
+    List* seen = NIL;
+    Oid found = InvalidOid;
+    Relation inherits = table_open(InheritsRelationId, AccessShareLock);
+    while (pending != NIL && !OidIsValid(found)) {
+        const Oid current = linitial_oid(pending);
+        pending = list_delete_first(pending);
+        if (list_member_oid(seen, current)) continue;
+        seen = lappend_oid(seen, current);
+        if (contains(set, current)) {
+            found = current;
+            break;
+        }
+        ScanKeyData key;
+        ScanKeyInit(&key, Anum_pg_inherits_inhrelid, BTEqualStrategyNumber, F_OIDEQ,
+                    ObjectIdGetDatum(current));
+        SysScanDesc scan = systable_beginscan(inherits, InheritsRelidSeqnoIndexId, true, nullptr, 1, &key);
+        HeapTuple tuple;
+        while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
+            pending = lappend_oid(pending, reinterpret_cast<Form_pg_inherits>(GETSTRUCT(tuple))->inhparent);
+        }
+        systable_endscan(scan);
+    }
+    table_close(inherits, AccessShareLock);
+    list_free(pending);
+    list_free(seen);
+    return found;
+}
+
+[[noreturn]] void refuse(Oid read, Oid protected_relation) {
+    const char* name = get_rel_name(protected_relation);
+    const char* read_name = get_rel_name(read);
+    if (name == nullptr) name = "?";
+    if (read_name == nullptr) read_name = "?";
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+         errmsg("pgdp releases over protected relation \"%s\" are person-level and not available yet", name),
+         read == protected_relation
+             ? errdetail("Its rows belong to privacy units (people); a row-level release would not protect "
+                         "a person with many rows, so none is made.")
+             : errdetail("The query reads \"%s\", a partition or child of \"%s\", whose rows belong to "
+                         "privacy units (people); a row-level release would not protect a person with "
+                         "many rows, so none is made.",
+                         read_name, name),
+         errhint("Query an unprotected relation, or pgdp.unprotect it (an admin).")));
+}
+
+}  // namespace
+
+void refuse_releases_over_protected_relations(const PlannedStmt* statement, Snapshot query_snapshot) {
+    const OidSet set = read_protected_relations(query_snapshot);
+    if (set.count == 0) return;
+    ListCell* cell;
+    foreach (cell, statement->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind != RTE_RELATION) continue;
+        const Oid found = protected_self_or_ancestor(entry->relid, set);
+        if (OidIsValid(found)) refuse(entry->relid, found);
+    }
+    pfree(set.oids);
+}
+
+}  // namespace pgdp::pg
