@@ -172,6 +172,19 @@ SELECT count(*) AS rows FROM prot_events_early;
 SELECT dp_count(1e6) BETWEEN 90 AND 110 AS released FROM prot_other;
 SELECT dp_count(1e6) BETWEEN 2 AND 6 AS released FROM prot_regions;
 SELECT b.releases - a.releases AS new_releases FROM pgdp.my_budget b, prot_budget_before a;
+-- A function returning rows of a protected relation, in the FROM or WHERE of a release (its plan
+-- does not name the relation): the function's query starts while the aggregating query runs and
+-- is refused then. The enclosing query was charged when it started; nothing is released.
+CREATE FUNCTION pg_temp.prot_units() RETURNS SETOF int LANGUAGE plpgsql AS
+$$ BEGIN RETURN QUERY SELECT customer_id FROM public.prot_sales; END $$;
+CREATE TEMP TABLE prot_budget_nested AS SELECT releases FROM pgdp.my_budget;
+SELECT dp_count(1.0) FROM pg_temp.prot_units();
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT dp_count(1.0) FROM prot_other WHERE id IN (SELECT * FROM pg_temp.prot_units());
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT b.releases - a.releases AS charged_not_released FROM pgdp.my_budget b, prot_budget_nested a;
+-- The function alone, and beside no release, reads the relation as before.
+SELECT count(*) AS rows FROM pg_temp.prot_units();
 RESET SESSION AUTHORIZATION;
 -- Superusers are refused too: the guard is about the data, not the role.
 SELECT dp_count(1.0) FROM prot_sales;
@@ -240,7 +253,7 @@ DROP TABLE prot_sales, prot_regions, prot_other, prot_events, prot_temp CASCADE;
 DROP MATERIALIZED VIEW IF EXISTS prot_sales_matview;
 DROP SEQUENCE prot_sequence;
 DROP TYPE prot_composite;
-DROP FUNCTION pg_temp.prot_count();
-DROP TABLE prot_budget_before, prot_stale_oid;
+DROP FUNCTION pg_temp.prot_count(), pg_temp.prot_units();
+DROP TABLE prot_budget_before, prot_budget_nested, prot_stale_oid;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'prot\_%';
 DROP ROLE prot_admin, prot_analyst;

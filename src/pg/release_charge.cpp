@@ -692,6 +692,18 @@ void register_calls(QueryDesc* query, const SiteList& list, const Parameters* pa
     qsort(execution->calls, execution->count, sizeof(ExecutionCalls::Call), compare_calls);
 }
 
+// True while an execution that computes pgdp aggregates runs (in a backend, one whose releases
+// were charged; in a parallel worker, the leader's partial aggregation). A query started now is
+// run by that execution (a function in its FROM, WHERE or select list) and its rows may feed the
+// aggregates.
+bool inside_aggregating_execution() {
+    for (const ExecutionCalls* execution = running_executions; execution != nullptr;
+         execution = execution->next) {
+        if (execution->count > 0 && statement_running(execution->statement)) return true;
+    }
+    return false;
+}
+
 // ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
 // backend the final calls are charged before any row is read. A parallel worker computes partial
 // aggregates only: it evaluates their parameters (deterministic: aggregate_call.cpp) and refuses
@@ -699,6 +711,12 @@ void register_calls(QueryDesc* query, const SiteList& list, const Parameters* pa
 void charge_query(QueryDesc* query) {
     SiteList list{};
     find_sites(query->plannedstmt, &list);
+    // A query without releases that runs inside one that aggregates (a PL/pgSQL function returning
+    // rows in its FROM) may not read protected relations either: its rows would be released at
+    // row level by the enclosing aggregates (docs/privacy.md "Protected relations").
+    if (list.count == 0 && inside_aggregating_execution()) {
+        refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+    }
     if (list.count > 0) {
         const bool in_worker = IsParallelWorker();
         authorize_releases(query, list, in_worker);

@@ -337,6 +337,13 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
 
 int running_depth() { return running.size(); }
 
+bool statement_running(const PlannedStmt* statement) {
+    for (int i = 0; i < running.size(); ++i) {
+        if (running[i].statement == statement) return true;
+    }
+    return false;
+}
+
 bool running_outside_statement() {
     return running.size() > 0 && running[running.size() - 1].outside_statement;
 }

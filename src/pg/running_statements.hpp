@@ -34,6 +34,9 @@ bool running_foreign_code(ForeignCode* found, int from_depth = 0, const PlannedS
 // The number of running statements now.
 int running_depth();
 
+// True if `statement` is being executed (inside ExecutorRun or ExecutorFinish) now.
+bool statement_running(const PlannedStmt* statement);
+
 // True if `statement` is a statement of the active portal (a top-level statement, a cursor, an
 // EXECUTE'd prepared statement, started by PortalStart). With no running statement, any other
 // execution is code run while a statement is parsed, planned or its parameters bound (a domain
