@@ -6,6 +6,8 @@
 
 #include "core/partition_selection.hpp"
 
+#include "core/release_plan.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -156,22 +158,10 @@ void plan_gaussian(PartitionSelectionPlan& plan) {
         const double start = analytic_gaussian_sigma(eps_g, half_delta, 1.0);
         sigma2 = calibrate_discrete_gaussian(eps_g, half_delta, 1, start).sigma2_int;
     } else {
-        // m coordinates, each changed by at most 1: the product of discrete Gaussians is
-        // rho-zCDP with rho = m / (2 sigma^2) (CKS: D_alpha(N_Z(mu, s^2) || N_Z(nu, s^2)) <=
-        // alpha (mu - nu)^2 / (2 s^2) for integers; Renyi divergences add over independent
-        // coordinates), and rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP
-        // (Bun, Steinke 2016, Proposition 1.3). The largest rho for eps_g:
-        // rho = (sqrt(L + eps) - sqrt(L))^2 = eps^2 / (sqrt(L + eps) + sqrt(L))^2, L = ln(1/delta).
-        const long double L = -std::log(static_cast<long double>(half_delta));
-        const long double e = eps_g;
-        const long double root = std::sqrt(L + e) + std::sqrt(L);
-        const long double rho = e * e / (root * root) * (1.0L - kLongDoubleSafetyMargin);
-        const long double s2 = static_cast<long double>(m) / (2.0L * rho);
-        if (!(s2 <= 1e18L)) {
-            throw RangeError("epsilon", "the gaussian selection's sigma exceeds 1e9",
-                             "Use a larger epsilon or the 'laplace' selection.");
-        }
-        sigma2 = round_up_sigma2(s2);
+        // m coordinates (the counts of a unit's groups that exist on both inputs), each changed
+        // by at most 1: the Gaussian over m groups of the release plans (release_plan.hpp), L2
+        // sensitivity sqrt(m), exact Balle-Wang profile, sigma_int >= 8.
+        sigma2 = gaussian_sigma2_over_groups(eps_g, half_delta, 1, static_cast<std::uint32_t>(m));
     }
     plan.gaussian_sigma2 = dyadic_from_rational(sigma2);
     const long double s2 = sigma2.convert_to<long double>();

@@ -15,8 +15,8 @@
 //   * GaussianThreshold: n + Z >= tau, Z discrete Gaussian; delta/2 for the threshold (a unit's
 //     new groups are all kept with probability <= delta/2) and delta/2 for the noise, at
 //     eps_g = eps + ln(1 - delta/2) (the threshold's multiplicative share, see privacy.md).
-//     sigma: m = 1 exactly by the discrete Gaussian's profile (CKS Theorem 7); m > 1 through
-//     zCDP (the count vector has L2 sensitivity sqrt(m): rho = m / (2 sigma^2)). (eps, delta).
+//     sigma: m = 1 exactly by the discrete Gaussian's profile (CKS Theorem 7); m > 1 by the
+//     Balle-Wang profile at L2 sensitivity sqrt(m) (gaussian_sigma2_over_groups). (eps, delta).
 //   * Auto: the mechanism with the fewest units for a 50 % keep probability.
 //
 // A minimum number of units k (pre-threshold): groups with n < k are dropped, and the mechanism

@@ -53,6 +53,23 @@ Mechanism resolve_auto(double epsilon, double delta, double sensitivity, std::ui
     return best;
 }
 
+double to_double(const Rational& value) { return static_cast<double>(value); }
+
+// The analytic sigma at the calibrated (one ulp lower) arguments; a failure names the arguments
+// as given (plan.epsilon, plan.delta), not the calibrated ones.
+double analytic_sigma_as_given(const ReleasePlan& plan, double epsilon, double delta, double sensitivity) {
+    try {
+        return analytic_gaussian_sigma(epsilon, delta, sensitivity);
+    } catch (const RangeError& error) {
+        throw RangeError(error.argument(),
+                         "no analytic Gaussian sigma could be computed for epsilon " + shown(plan.epsilon) +
+                             " and delta " + shown(plan.delta),
+                         error.hint());
+    }
+}
+
+}  // namespace
+
 // The Gaussian coordinate of a release over m > 1 groups: sigma_int^2 such that the m-dimensional
 // discrete Gaussian with per-coordinate shifts of at most sensitivity_int is (epsilon, delta)-DP.
 // Its privacy loss is bounded by the continuous Gaussian's with mu^2 = m sensitivity_int^2 /
@@ -76,23 +93,6 @@ Rational gaussian_sigma2_over_groups(double epsilon, double delta, std::uint64_t
                          shown(delta) + " over " + std::to_string(m) + " groups",
                      "Use a larger epsilon or delta.");
 }
-
-double to_double(const Rational& value) { return static_cast<double>(value); }
-
-// The analytic sigma at the calibrated (one ulp lower) arguments; a failure names the arguments
-// as given (plan.epsilon, plan.delta), not the calibrated ones.
-double analytic_sigma_as_given(const ReleasePlan& plan, double epsilon, double delta, double sensitivity) {
-    try {
-        return analytic_gaussian_sigma(epsilon, delta, sensitivity);
-    } catch (const RangeError& error) {
-        throw RangeError(error.argument(),
-                         "no analytic Gaussian sigma could be computed for epsilon " + shown(plan.epsilon) +
-                             " and delta " + shown(plan.delta),
-                         error.hint());
-    }
-}
-
-}  // namespace
 
 Mechanism parse_mechanism(std::string_view name) {
     for (int i = 0; i < 4; ++i) {

@@ -57,6 +57,14 @@ void check_release_parameters(double epsilon, double delta, Mechanism mechanism)
 ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, double sensitivity,
                          double min_granularity, bool value_is_integer, std::uint32_t groups_per_unit = 1);
 
+// sigma_int^2 of each coordinate of an m-dimensional discrete Gaussian (m >= 2) whose coordinates
+// each move by at most sensitivity_int, such that the vector is (epsilon, delta)-DP: the exact
+// Balle-Wang profile of mu^2 = m sensitivity_int^2 / sigma_int^2 with relative margins 1e-9, and
+// sigma_int >= 8 (CKS 2020 Section 4's discrete correction below 1e-540; docs/privacy.md
+// "Releases over m groups"). epsilon and delta must already be rounded down by the caller.
+Rational gaussian_sigma2_over_groups(double epsilon, double delta, std::uint64_t sensitivity_int,
+                                     std::uint32_t m);
+
 // The largest groups_per_unit a plan accepts.
 constexpr std::uint32_t kMaxGroupsPerUnit = 1000000;
 

@@ -322,10 +322,14 @@ TEST(PartitionSelection, GaussianThresholdSpendsAtMostDelta) {
                 std::exp(eps_g) * gaussian_keep(s2, 0, static_cast<std::int64_t>(std::floor(x + 0.5L)) + 1);
             EXPECT_LE(profile, c.delta / 2 * (1 + 1e-9)) << c.epsilon << " " << c.delta;
         } else {
-            // rho = m / (2 sigma^2) zCDP gives (rho + 2 sqrt(rho ln(2/delta)), delta/2).
-            const long double rho = c.m / (2 * s2);
-            EXPECT_LE(rho + 2 * std::sqrt(rho * std::log(2 / static_cast<long double>(c.delta))), eps_g)
-                << c.epsilon << " " << c.delta << " " << c.m;
+            // m coordinates, sensitivity 1 each: the Balle-Wang profile of mu = sqrt(m / s^2),
+            // evaluated here, at most delta/2 (the discrete correction is < 1e-540 at s >= 8).
+            ASSERT_GE(s2, 64.0L);
+            const long double mu = std::sqrt(c.m / s2);
+            auto Phi = [](long double x) { return 0.5L * std::erfc(-x / std::sqrt(2.0L)); };
+            const long double profile =
+                Phi(mu / 2 - eps_g / mu) - std::exp(eps_g) * Phi(-mu / 2 - eps_g / mu);
+            EXPECT_LE(profile, c.delta / 2) << c.epsilon << " " << c.delta << " " << c.m;
         }
         for (std::int64_t n : {1, 2, 5, 20, 100})
             EXPECT_NEAR(pgdp::partition_keep_probability(plan, n),
