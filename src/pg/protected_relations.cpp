@@ -12,14 +12,19 @@ extern "C" {
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/builtins.h"
 #include "utils/snapmgr.h"
 }
+
+#include <cstring>
 
 namespace pgdp::pg {
 namespace {
 
 struct OidSet {
     Oid* oids;  // palloc'd
+    NameData* units;  // palloc'd, the privacy unit of each
+    int32* max_groups;
     int count;
 };
 
@@ -36,27 +41,38 @@ bool contains(const OidSet& set, Oid relation) {
 // protection committed after the transaction began applies; the query's own snapshot inside a
 // parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
 OidSet read_protected_relations(Snapshot query_snapshot) {
-    OidSet set{nullptr, 0};
+    OidSet set{nullptr, nullptr, nullptr, 0};
     const Oid schema = get_namespace_oid("pgdp", true);
     if (!OidIsValid(schema)) return set;
     const Oid catalog = get_relname_relid("protected_relations", schema);
     if (!OidIsValid(catalog)) return set;
     Relation relation = table_open(catalog, AccessShareLock);
-    const bool fresh = !IsInParallelMode();
+    const bool fresh = !IsInParallelMode() || query_snapshot == nullptr;
     Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
     SysScanDesc scan = systable_beginscan(relation, InvalidOid, false, snapshot, 0, nullptr);
     int capacity = 8;
     set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));
+    set.units = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
+    set.max_groups = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
     HeapTuple tuple;
     while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
         bool is_null = false;
-        // Column 1 is `relation regclass` (the primary key, never NULL).
+        // Columns 1-3: relation regclass (the primary key), privacy_unit name, max_groups_contributed.
         const Datum value = heap_getattr(tuple, 1, RelationGetDescr(relation), &is_null);
         if (is_null) continue;
         if (set.count == capacity) {
             capacity *= 2;
             set.oids = static_cast<Oid*>(repalloc(set.oids, sizeof(Oid) * capacity));
+            set.units = static_cast<NameData*>(repalloc(set.units, sizeof(NameData) * capacity));
+            set.max_groups = static_cast<int32*>(repalloc(set.max_groups, sizeof(int32) * capacity));
         }
+        bool unit_null = false;
+        bool groups_null = false;
+        const Datum unit = heap_getattr(tuple, 2, RelationGetDescr(relation), &unit_null);
+        const Datum groups = heap_getattr(tuple, 3, RelationGetDescr(relation), &groups_null);
+        std::memset(&set.units[set.count], 0, sizeof(NameData));
+        if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
+        set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
         set.oids[set.count++] = DatumGetObjectId(value);
     }
     systable_endscan(scan);
@@ -119,6 +135,28 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
 
 }  // namespace
 
+bool find_protection(Oid relation, Protection* protection) {
+    const OidSet set = read_protected_relations(nullptr);
+    const Oid root = set.count > 0 ? protected_self_or_ancestor(relation, set) : InvalidOid;
+    bool found = false;
+    for (int i = 0; i < set.count && OidIsValid(root); ++i) {
+        if (set.oids[i] != root) continue;
+        protection->root = root;
+        protection->max_groups = set.max_groups[i];
+        // The unit column as the relation read names it (a partition may number it differently);
+        // InvalidAttrNumber if it is missing there (callers refuse).
+        protection->unit_column = get_attnum(relation, NameStr(set.units[i]));
+        std::memcpy(&protection->unit_name, &set.units[i], sizeof(NameData));
+        found = true;
+    }
+    if (set.count > 0) {
+        pfree(set.oids);
+        pfree(set.units);
+        pfree(set.max_groups);
+    }
+    return found;
+}
+
 void refuse_releases_over_protected_relations(const PlannedStmt* statement, Snapshot query_snapshot) {
     const OidSet set = read_protected_relations(query_snapshot);
     if (set.count == 0) return;
@@ -130,6 +168,8 @@ void refuse_releases_over_protected_relations(const PlannedStmt* statement, Snap
         if (OidIsValid(found)) refuse(entry->relid, found);
     }
     pfree(set.oids);
+    pfree(set.units);
+    pfree(set.max_groups);
 }
 
 }  // namespace pgdp::pg
