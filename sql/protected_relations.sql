@@ -249,6 +249,19 @@ SELECT dp_count(1.0) FROM prot_sales;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET SESSION AUTHORIZATION;
 DELETE FROM pgdp.protected_relations p USING prot_stale_oid s WHERE p.relation::oid = s.oid;
+-- A protection whose unit column went missing while the event trigger was off blocks DDL on that
+-- relation only, not every DDL of the database (review).
+CREATE TABLE prot_lost (customer_id int, other int);
+SELECT relation FROM pgdp.protect('prot_lost', 'customer_id');
+ALTER EVENT TRIGGER pgdp_keep_privacy_units DISABLE;
+ALTER TABLE prot_lost DROP COLUMN customer_id;
+ALTER EVENT TRIGGER pgdp_keep_privacy_units ENABLE;
+CREATE TABLE prot_unrelated (x int);
+DROP TABLE prot_unrelated;
+ALTER TABLE prot_lost RENAME COLUMN other TO another;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pgdp.unprotect('prot_lost');
+DROP TABLE prot_lost;
 
 -- ---------------------------------------------------------------------------------------------
 -- Unprotect: releases over the relation are row-level again (and charged).
