@@ -1336,7 +1336,9 @@ DECLARE
     lost record;
 BEGIN
     SELECT p.relation, p.privacy_unit INTO lost FROM pgdp.protected_relations p
-    WHERE EXISTS (SELECT FROM pg_class c WHERE c.oid = p.relation)
+    WHERE p.relation::oid IN (SELECT d.objid FROM pg_event_trigger_ddl_commands() d
+                              WHERE d.classid = 'pg_class'::regclass)  -- what this statement changed
+      AND EXISTS (SELECT FROM pg_class c WHERE c.oid = p.relation)
       AND NOT EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = p.relation AND a.attname = p.privacy_unit
                                                    AND a.attnum > 0 AND NOT a.attisdropped)
     LIMIT 1;

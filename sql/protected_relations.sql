@@ -185,6 +185,26 @@ SELECT dp_count(1.0) FROM prot_other WHERE id IN (SELECT * FROM pg_temp.prot_uni
 SELECT b.releases - a.releases AS charged_not_released FROM pgdp.my_budget b, prot_budget_nested a;
 -- The function alone, and beside no release, reads the relation as before.
 SELECT count(*) AS rows FROM pg_temp.prot_units();
+-- The other way round (review): a query reading the relation without releases hands its rows to
+-- a function that makes one; refused when the release starts, nothing charged.
+CREATE FUNCTION pg_temp.prot_release(amounts int[]) RETURNS float8 LANGUAGE plpgsql AS
+$$ DECLARE r float8; BEGIN SELECT dp_sum(v, 0, 100, 1e6) INTO r FROM unnest(amounts) v; RETURN r; END $$;
+CREATE TEMP TABLE prot_budget_argument AS SELECT releases FROM pgdp.my_budget;
+SELECT pg_temp.prot_release(array_agg(amount)) FROM prot_sales;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT b.releases - a.releases AS charged FROM pgdp.my_budget b, prot_budget_argument a;
+SELECT round(pg_temp.prot_release(ARRAY[1, 2, 3])) AS released_elsewhere;  -- 6, one release
+-- A cursor over the relation opened before the release and fetched inside it (no ExecutorStart
+-- there): refused at the fetch. The release was charged when it started; nothing is released.
+CREATE FUNCTION pg_temp.prot_fetch(c refcursor) RETURNS SETOF int LANGUAGE plpgsql AS
+$$ DECLARE v int; BEGIN LOOP FETCH c INTO v; EXIT WHEN NOT FOUND; RETURN NEXT v; END LOOP; END $$;
+BEGIN;
+DECLARE prot_cursor CURSOR FOR SELECT amount FROM prot_sales;
+SELECT dp_sum(v, 0, 100, 1e6) FROM pg_temp.prot_fetch('prot_cursor') v;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+ROLLBACK;
+-- Two charges since: the release over ARRAY[1, 2, 3] and the withheld one.
+SELECT b.releases - a.releases AS charged FROM pgdp.my_budget b, prot_budget_argument a;
 RESET SESSION AUTHORIZATION;
 -- Superusers are refused too: the guard is about the data, not the role.
 SELECT dp_count(1.0) FROM prot_sales;
@@ -229,6 +249,19 @@ SELECT dp_count(1.0) FROM prot_sales;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 RESET SESSION AUTHORIZATION;
 DELETE FROM pgdp.protected_relations p USING prot_stale_oid s WHERE p.relation::oid = s.oid;
+-- A protection whose unit column went missing while the event trigger was off blocks DDL on that
+-- relation only, not every DDL of the database (review).
+CREATE TABLE prot_lost (customer_id int, other int);
+SELECT relation FROM pgdp.protect('prot_lost', 'customer_id');
+ALTER EVENT TRIGGER pgdp_keep_privacy_units DISABLE;
+ALTER TABLE prot_lost DROP COLUMN customer_id;
+ALTER EVENT TRIGGER pgdp_keep_privacy_units ENABLE;
+CREATE TABLE prot_unrelated (x int);
+DROP TABLE prot_unrelated;
+ALTER TABLE prot_lost RENAME COLUMN other TO another;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pgdp.unprotect('prot_lost');
+DROP TABLE prot_lost;
 
 -- ---------------------------------------------------------------------------------------------
 -- Unprotect: releases over the relation are row-level again (and charged).
@@ -253,7 +286,7 @@ DROP TABLE prot_sales, prot_regions, prot_other, prot_events, prot_temp CASCADE;
 DROP MATERIALIZED VIEW IF EXISTS prot_sales_matview;
 DROP SEQUENCE prot_sequence;
 DROP TYPE prot_composite;
-DROP FUNCTION pg_temp.prot_count(), pg_temp.prot_units();
-DROP TABLE prot_budget_before, prot_budget_nested, prot_stale_oid;
+DROP FUNCTION pg_temp.prot_count(), pg_temp.prot_units(), pg_temp.prot_release(int[]), pg_temp.prot_fetch(refcursor);
+DROP TABLE prot_budget_before, prot_budget_nested, prot_budget_argument, prot_stale_oid;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'prot\_%';
 DROP ROLE prot_admin, prot_analyst;

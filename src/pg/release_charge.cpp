@@ -601,8 +601,16 @@ void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) 
                             query->plannedstmt);
     check_executable(list);
     if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
-    if (first_release != nullptr)
+    if (first_release != nullptr) {
         refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+        // Nor inside a running statement that reads one (a function given protected rows as
+        // arguments by the query that read them).
+        for (int i = 0; i < running_depth(); ++i) {
+            const PlannedStmt* running = running_statement(i);
+            if (running != nullptr && running != query->plannedstmt)
+                refuse_releases_over_protected_relations(running, query->snapshot);
+        }
+    }
 }
 
 // The parameters of every call (partial calls included), evaluated once with the query's bind
@@ -769,6 +777,16 @@ void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
 // the aggregates keeps released rows that later fetches return without a final call), so every
 // run of such an execution repeats the check of what became active since the charge.
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    // A query run while an aggregating one runs feeds its aggregates, also one started before it
+    // (a cursor fetched by a function in the aggregating query's FROM): no protected rows.
+    if (!IsParallelWorker() && inside_aggregating_execution()) {
+        bool aggregating = false;
+        for (const ExecutionCalls* execution = running_executions; execution != nullptr;
+             execution = execution->next) {
+            if (execution->estate == query->estate && execution->count > 0) aggregating = true;
+        }
+        if (!aggregating) refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+    }
     for (const ExecutionCalls* execution = running_executions; execution != nullptr;
          execution = execution->next) {
         if (execution->estate != query->estate) continue;

@@ -337,6 +337,10 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
 
 int running_depth() { return running.size(); }
 
+const PlannedStmt* running_statement(int i) {
+    return i >= 0 && i < running.size() ? running[i].statement : nullptr;
+}
+
 bool statement_running(const PlannedStmt* statement) {
     for (int i = 0; i < running.size(); ++i) {
         if (running[i].statement == statement) return true;

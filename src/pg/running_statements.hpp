@@ -37,6 +37,10 @@ int running_depth();
 // True if `statement` is being executed (inside ExecutorRun or ExecutorFinish) now.
 bool statement_running(const PlannedStmt* statement);
 
+// The plan of the i-th running statement (0 = outermost, < running_depth()); nullptr for a
+// utility statement (COPY FROM).
+const PlannedStmt* running_statement(int i);
+
 // True if `statement` is a statement of the active portal (a top-level statement, a cursor, an
 // EXECUTE'd prepared statement, started by PortalStart). With no running statement, any other
 // execution is code run while a statement is parsed, planned or its parameters bound (a domain
