@@ -22,7 +22,7 @@ namespace pgdp::pg {
 namespace {
 
 struct OidSet {
-    Oid* oids;  // palloc'd
+    Oid* oids;        // palloc'd
     NameData* units;  // palloc'd, the privacy unit of each
     int32* max_groups;
     int count;
@@ -122,15 +122,19 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
     ereport(
         ERROR,
         (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-         errmsg("pgdp releases over protected relation \"%s\" are person-level and not available yet", name),
+         errmsg("pgdp releases over protected relation \"%s\" must be person-level", name),
          read == protected_relation
-             ? errdetail("Its rows belong to privacy units (people); a row-level release would not protect "
-                         "a person with many rows, so none is made.")
+             ? errdetail(
+                   "Its rows belong to privacy units (people); this plan releases them at row level (it "
+                   "was not made as a person-level release for the relation's current protection), "
+                   "which would not protect a person with many rows, so nothing is released.")
              : errdetail("The query reads \"%s\", a partition or child of \"%s\", whose rows belong to "
-                         "privacy units (people); a row-level release would not protect a person with "
-                         "many rows, so none is made.",
+                         "privacy units (people); this plan releases them at row level, which would not "
+                         "protect a person with many rows, so nothing is released.",
                          read_name, name),
-         errhint("Query an unprotected relation, or pgdp.unprotect it (an admin).")));
+         errhint(
+             "Release directly from the relation: SELECT dp_count(...), dp_sum(x, ...) FROM it [JOIN ...] "
+             "[WHERE ...] without GROUP BY; after a protection changed, prepare the statement again.")));
 }
 
 }  // namespace

@@ -15,10 +15,10 @@ namespace pgdp::pg {
 
 // The protection that covers a relation (itself, or its protected partition/inheritance root).
 struct Protection {
-    Oid root;                  // the relation listed in pgdp.protected_relations
-    NameData unit_name;        // its privacy unit column
-    AttrNumber unit_column;    // that column in the relation looked up (InvalidAttrNumber: missing)
-    int32 max_groups;          // max_groups_contributed (m)
+    Oid root;                // the relation listed in pgdp.protected_relations
+    NameData unit_name;      // its privacy unit column
+    AttrNumber unit_column;  // that column in the relation looked up (InvalidAttrNumber: missing)
+    int32 max_groups;        // max_groups_contributed (m)
 };
 
 // True (and *protection set) if `relation` is protected or descends from a protected relation.

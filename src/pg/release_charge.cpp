@@ -23,6 +23,7 @@ extern "C" {
 #include "core/aggregate_release.hpp"
 #include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
+#include "pg/person_level.hpp"
 #include "pg/protected_relations.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
@@ -602,7 +603,10 @@ void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) 
     check_executable(list);
     if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
     if (first_release != nullptr) {
-        refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+        // A plan made from a person-level rewrite reads protected relations only through the
+        // units' level (person_level.hpp).
+        if (!is_person_level_plan(query->plannedstmt))
+            refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
         // Nor inside a running statement that reads one (a function given protected rows as
         // arguments by the query that read them).
         for (int i = 0; i < running_depth(); ++i) {
