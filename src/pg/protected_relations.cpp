@@ -47,7 +47,12 @@ OidSet read_protected_relations(Snapshot query_snapshot) {
     const Oid catalog = get_relname_relid("protected_relations", schema);
     if (!OidIsValid(catalog)) return set;
     Relation relation = table_open(catalog, AccessShareLock);
-    const bool fresh = !IsInParallelMode() || query_snapshot == nullptr;
+    // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
+    // function planning a query in a worker) the active one.
+    const bool fresh = !IsInParallelMode();
+    if (!fresh && query_snapshot == nullptr && ActiveSnapshotSet()) query_snapshot = GetActiveSnapshot();
+    if (!fresh && query_snapshot == nullptr)
+        return set;  // nothing to read it with: callers refuse what they must
     Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
     SysScanDesc scan = systable_beginscan(relation, InvalidOid, false, snapshot, 0, nullptr);
     int capacity = 8;
