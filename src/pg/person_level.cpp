@@ -3,6 +3,10 @@
 extern "C" {
 #include "access/sysattr.h"
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parse_coerce.h"
@@ -55,7 +59,11 @@ bool reads_protected_below(Query* level, Oid* found) {
     ListCell* cell;
     foreach (cell, level->rtable) {
         RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
-        if (entry->rtekind == RTE_RELATION) continue;
+        if (entry->rtekind == RTE_RELATION) {
+            // Row-level security policies of the level's own tables are subqueries of the level.
+            if (reads_protected((Node*)entry->securityQuals, found)) return true;
+            continue;
+        }
         if (range_table_entry_walker(entry, walker_cast(reads_protected), found, QTW_EXAMINE_RTES_BEFORE))
             return true;
     }
@@ -66,27 +74,64 @@ bool reads_protected_below(Query* level, Oid* found) {
            reads_protected((Node*)level->targetList, found) || reads_protected(level->havingQual, found);
 }
 
+// True if the query tree (all its levels) calls in FROM a SQL-language function: the planner may
+// inline it after this hook ran (inline_set_returning_function), so the relations it reads are not
+// visible here and the plan's marks would cover them too.
+bool calls_sql_function_in_from(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, RangeTblEntry)) {
+        const RangeTblEntry* entry = castNode(RangeTblEntry, node);
+        if (entry->rtekind != RTE_FUNCTION) return false;
+        ListCell* cell;
+        foreach (cell, entry->functions) {
+            const Node* call = lfirst_node(RangeTblFunction, cell)->funcexpr;
+            if (call == nullptr || !IsA(call, FuncExpr)) continue;
+            HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(castNode(FuncExpr, call)->funcid));
+            *static_cast<Oid*>(context) = castNode(FuncExpr, call)->funcid;
+            if (!HeapTupleIsValid(tuple)) return true;  // fail closed
+            const bool sql = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tuple))->prolang == SQLlanguageId;
+            ReleaseSysCache(tuple);
+            if (sql) return true;
+        }
+        return false;
+    }
+    if (IsA(node, Query)) {
+        return query_tree_walker(castNode(Query, node), walker_cast(calls_sql_function_in_from), context,
+                                 QTW_EXAMINE_RTES_BEFORE);
+    }
+    return expression_tree_walker(node, walker_cast(calls_sql_function_in_from), context);
+}
+
 // ---- the level's pgdp calls -----------------------------------------------------------------
 
 struct LevelCalls {
-    List* pgdp;  // Aggref* of this level (agglevelsup 0) that are pgdp calls
+    List* pgdp;  // Aggref* of this level (also written in a subquery) that are pgdp calls
     bool other;  // an aggregate of this level that is not pgdp's
+    int depth;   // subquery depth of the walk below the level
 };
 
+// Walks a level's expressions and the subqueries in them: an aggregate in a subquery whose
+// agglevelsup reaches back to the level (SELECT (SELECT dp_sum(p.x, ...)) FROM p) is the level's.
 bool collect_calls(Node* node, void* context) {
     if (node == nullptr) return false;
-    if (IsA(node, Query)) return false;  // another level
+    auto* calls = static_cast<LevelCalls*>(context);
+    if (IsA(node, Query)) {
+        ++calls->depth;
+        const bool stop = query_tree_walker(castNode(Query, node), walker_cast(collect_calls), context, 0);
+        --calls->depth;
+        return stop;
+    }
     if (IsA(node, Aggref)) {
         Aggref* aggref = castNode(Aggref, node);
-        if (aggref->agglevelsup == 0) {
-            auto* calls = static_cast<LevelCalls*>(context);
+        if (static_cast<int>(aggref->agglevelsup) == calls->depth) {
             if (identify_aggregate(aggref->aggfnoid).is_pgdp) {
                 calls->pgdp = lappend(calls->pgdp, aggref);
             } else {
                 calls->other = true;
             }
         }
-        return false;  // arguments hold no aggregate of this level
+        // The arguments hold no aggregate of this level; a subquery in them may.
+        return expression_tree_walker(node, walker_cast(collect_calls), context);
     }
     return expression_tree_walker(node, walker_cast(collect_calls), context);
 }
@@ -284,7 +329,7 @@ void rewrite_level(Query* level, int protected_index, const Protection& protecti
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
 bool process_level(Query* level, List** marks) {
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
-    LevelCalls calls{NIL, false};
+    LevelCalls calls{NIL, false, 0};
     collect_calls((Node*)level->targetList, &calls);
     collect_calls(level->havingQual, &calls);
     if (calls.pgdp == NIL) return false;
@@ -311,8 +356,8 @@ bool process_level(Query* level, List** marks) {
     if (name == nullptr) name = "?";
     if (below) {
         refuse(name,
-               "The query reads a protected relation inside a subquery, view, CTE or function of the "
-               "releasing query; person-level releases need it directly in FROM.");
+               "The query reads a protected relation inside a subquery, view, CTE, function or row-security "
+               "policy of the releasing query; person-level releases need it directly in FROM.");
     }
     if (protected_count > 1) refuse(name, "The query reads more than one protected relation.");
     if (level->groupClause != NIL || level->groupingSets != NIL) {
@@ -363,6 +408,17 @@ bool rewrite_walker(Node* node, void* context) {
 List* rewrite_person_level_releases(Query* parse) {
     List* marks = NIL;
     rewrite_walker((Node*)parse, &marks);
+    Oid function = InvalidOid;
+    if (marks != NIL && calls_sql_function_in_from((Node*)parse, &function)) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("pgdp cannot make a person-level release in a query that calls SQL function %s in FROM",
+                    format_procedure(function)),
+             errdetail("The planner may inline a SQL function in FROM after pgdp checked the query; the "
+                       "protected rows it reads would reach the release unbounded."),
+             errhint("Call the function in another statement, or write it in PL/pgSQL.")));
+    }
     return marks;
 }
 
