@@ -9,6 +9,7 @@ extern "C" {
 #include "utils/syscache.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "parser/parse_oper.h"
@@ -163,6 +164,9 @@ bool has_bare_vars(Node* node, void* context) {
 // protection (relation, privacy unit, m): it survives copyObject (cached plans are copies) and
 // serialization, and users cannot make plans.
 constexpr int kMarkCacheId = -1;
+// And one item with the number of protected relation entries the rewritten levels read (one per
+// level): the plan may read protected relations nowhere else (per scan, not only per protection).
+constexpr int kScanCountCacheId = -2;
 
 uint32 protection_hash(const Protection& protection) {
     struct {
@@ -430,17 +434,39 @@ void mark_person_level_plan(PlannedStmt* statement, List* marks) {
         mark->hashValue = static_cast<uint32>(lfirst_int(cell));
         statement->invalItems = lappend(statement->invalItems, mark);
     }
+    auto* count = makeNode(PlanInvalItem);
+    count->cacheId = kScanCountCacheId;
+    count->hashValue = static_cast<uint32>(list_length(marks));
+    statement->invalItems = lappend(statement->invalItems, count);
 }
+
+namespace {
+
+// True if range table index `index` is an expansion child (a partition or inheritance child the
+// planner added for its parent entry), not a relation the query named.
+bool expansion_child(const PlannedStmt* statement, int index) {
+    ListCell* cell;
+    foreach (cell, statement->appendRelations) {
+        if (static_cast<int>(lfirst_node(AppendRelInfo, cell)->child_relid) == index) return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 bool is_person_level_plan(const PlannedStmt* statement) {
     // Every protected relation the plan reads must have been rewritten for under the protection
     // in force now (a protection changed or added after planning makes the plan unusable).
     bool any = false;
+    int named = 0;  // protected entries the query named (not expansion children)
+    int index = 0;
     ListCell* cell;
     foreach (cell, statement->rtable) {
+        ++index;
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
         Protection protection;
         if (entry->rtekind != RTE_RELATION || !find_protection(entry->relid, &protection)) continue;
+        if (!expansion_child(statement, index)) ++named;
         const uint32 hash = protection_hash(protection);
         bool marked = false;
         ListCell* item;
@@ -451,7 +477,12 @@ bool is_person_level_plan(const PlannedStmt* statement) {
         if (!marked) return false;
         any = true;
     }
-    return any;
+    int expected = -1;
+    foreach (cell, statement->invalItems) {
+        const auto* item = lfirst_node(PlanInvalItem, cell);
+        if (item->cacheId == kScanCountCacheId) expected = static_cast<int>(item->hashValue);
+    }
+    return any && named == expected;
 }
 
 }  // namespace pgdp::pg
