@@ -101,12 +101,7 @@ AggregateRelease release_mean(const AggregateParameters& p, const AggregatePlan&
 AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_interval,
                                                   AggregateParameters given,
                                                   std::string_view mechanism_name) {
-    if (given.groups_per_unit < 1 || given.groups_per_unit > kMaxGroupsPerUnit) {
-        throw ArgumentError(
-            "max_groups_contributed",
-            "max_groups_contributed must be between 1 and " + std::to_string(kMaxGroupsPerUnit),
-            "Bound how many groups one privacy unit may contribute to.");
-    }
+    require_groups_per_unit(given.groups_per_unit);
     if (has_bounds(kind)) require_usable_bounds(given.lower, given.upper);
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);

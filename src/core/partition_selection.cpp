@@ -52,14 +52,7 @@ double per_group_epsilon(double epsilon, std::int64_t m) {
 void validate(double epsilon, double delta, std::int64_t max_groups, std::int64_t min_units) {
     require_epsilon(epsilon);
     require_delta(delta);
-    if (max_groups < 1 || max_groups > kMaxGroupsContributed) {
-        throw ArgumentError("max_groups_contributed",
-                            "max_groups_contributed must lie in [1, " +
-                                std::to_string(kMaxGroupsContributed) + "], got " +
-                                std::to_string(max_groups),
-                            "max_groups_contributed is the number of groups one privacy unit may "
-                            "contribute to, e.g. 1.");
-    }
+    require_groups_per_unit(max_groups);
     if (min_units < 1 || min_units > kMaxMinUnits) {
         throw ArgumentError("min_units", "min_units must lie in [1, 2^40], got " + std::to_string(min_units),
                             "min_units drops groups with fewer units before the private selection; "

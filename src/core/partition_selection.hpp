@@ -38,6 +38,7 @@
 #include "core/dyadic.hpp"
 #include "core/near_truncated_geometric.hpp"
 #include "core/random_source.hpp"
+#include "core/validate.hpp"
 
 namespace pgdp {
 
@@ -52,8 +53,7 @@ enum class PartitionSelectionMechanism {
 PartitionSelectionMechanism parse_partition_selection_mechanism(std::string_view name);
 std::string_view partition_selection_mechanism_name(PartitionSelectionMechanism mechanism);
 
-// The largest max_groups_contributed and min_units accepted.
-constexpr std::int64_t kMaxGroupsContributed = 1000000;
+// The largest min_units accepted (max_groups_contributed: kMaxGroupsPerUnit, core/validate.hpp).
 constexpr std::int64_t kMaxMinUnits = std::int64_t{1} << 40;
 // The largest number of units a group may report (n + noise stays far from int64 overflow).
 constexpr std::int64_t kMaxGroupUnits = std::int64_t{1} << 62;
@@ -76,7 +76,7 @@ struct PartitionSelectionPlan {
 static_assert(std::is_trivially_copyable_v<PartitionSelectionPlan>, "plans are plain data");
 
 // Validates epsilon (ArgumentError "epsilon"), delta in (0, 1) ("delta"), max_groups in
-// [1, kMaxGroupsContributed] ("max_groups_contributed"), min_units in [1, kMaxMinUnits]
+// [1, kMaxGroupsPerUnit] ("max_groups_contributed"), min_units in [1, kMaxMinUnits]
 // ("min_units"); resolves Auto. RangeError when the chosen mechanism cannot be built for these
 // parameters (Auto then picks among those that can; if none can, the first error is thrown).
 PartitionSelectionPlan plan_partition_selection(double epsilon, double delta, std::int64_t max_groups,

@@ -127,13 +127,7 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
                          double min_granularity, bool value_is_integer, std::uint32_t groups_per_unit) {
     check_release_parameters(epsilon, delta, mechanism);
     require_positive("sensitivity", sensitivity);
-    if (groups_per_unit < 1 || groups_per_unit > kMaxGroupsPerUnit) {
-        throw ArgumentError("max_groups_contributed",
-                            "max_groups_contributed must be between 1 and " +
-                                std::to_string(kMaxGroupsPerUnit) + ", got " +
-                                std::to_string(groups_per_unit),
-                            "Bound how many groups one privacy unit may contribute to.");
-    }
+    require_groups_per_unit(groups_per_unit);
     const std::uint32_t m = groups_per_unit;
     if (mechanism == Mechanism::Auto) mechanism = resolve_auto(epsilon, delta, sensitivity, m);
 

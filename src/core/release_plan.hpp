@@ -65,9 +65,6 @@ ReleasePlan plan_release(double epsilon, double delta, Mechanism mechanism, doub
 Rational gaussian_sigma2_over_groups(double epsilon, double delta, std::uint64_t sensitivity_int,
                                      std::uint32_t m);
 
-// The largest groups_per_unit a plan accepts.
-constexpr std::uint32_t kMaxGroupsPerUnit = 1000000;
-
 // One draw of the plan's integer noise, in grid units.
 std::int64_t sample_release_noise(const ReleasePlan& plan, RandomSource& random);
 

@@ -70,6 +70,15 @@ void require_positive(const char* argument, double value) {
         std::string("Pass a positive ") + argument + ", e.g. 1.");
 }
 
+void require_groups_per_unit(std::int64_t groups_per_unit) {
+    if (groups_per_unit >= 1 && groups_per_unit <= kMaxGroupsPerUnit) return;
+    throw ArgumentError("max_groups_contributed",
+                        "max_groups_contributed must lie in [1, " + std::to_string(kMaxGroupsPerUnit) +
+                            "], got " + std::to_string(groups_per_unit),
+                        "max_groups_contributed is the number of groups one privacy unit may contribute to, "
+                        "e.g. 1.");
+}
+
 void require_alpha(double alpha) {
     if (std::isfinite(alpha) && alpha > 0.0 && alpha < 1.0) return;
     throw ArgumentError("alpha", "alpha must lie in the open interval (0, 1), got " + shown(alpha),

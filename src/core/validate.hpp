@@ -2,6 +2,7 @@
 // (SQLSTATE 22023), or RangeError for valid arguments whose result is out of range (22003).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,12 @@ void require_delta(double delta, double upper = 1.0, const char* why = nullptr);
 void require_positive(const char* argument, double value);
 // alpha: in (0, 1).
 void require_alpha(double alpha);
+
+// The most groups one privacy unit may contribute to (max_groups_contributed, m) that release
+// plans and partition selection accept.
+constexpr std::int64_t kMaxGroupsPerUnit = 1000000;
+// max_groups_contributed: an integer in [1, kMaxGroupsPerUnit].
+void require_groups_per_unit(std::int64_t groups_per_unit);
 // A computed result that SQL will see: finite (and positive unless zero is allowed), or a
 // RangeError blaming the extreme inputs. Returns value.
 double require_representable(double value, const char* quantity, bool zero_allowed = false);

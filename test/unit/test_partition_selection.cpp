@@ -490,7 +490,7 @@ TEST(PartitionSelection, ValidationNamesTheArgument) {
                                   "epsilon");
         for (double delta : {0.0, 1.0, -1e-6, 1.5, std::nan("")})
             expect_argument_error([&] { pgdp::plan_partition_selection(1.0, delta, 1, mechanism); }, "delta");
-        for (std::int64_t m : {std::int64_t{0}, std::int64_t{-3}, pgdp::kMaxGroupsContributed + 1})
+        for (std::int64_t m : {std::int64_t{0}, std::int64_t{-3}, pgdp::kMaxGroupsPerUnit + 1})
             expect_argument_error([&] { pgdp::plan_partition_selection(1.0, 1e-6, m, mechanism); },
                                   "max_groups_contributed");
         for (std::int64_t k : {std::int64_t{0}, std::int64_t{-1}, pgdp::kMaxMinUnits + 1})
