@@ -28,6 +28,9 @@ extern "C" {
 namespace pgdp::pg {
 namespace {
 
+// The protections read once for the rewrite of one query (rewrite_person_level_releases).
+const ProtectionCatalog* catalog = nullptr;
+
 using WalkerFn = bool (*)();
 template <typename F>
 WalkerFn walker_cast(F f) {
@@ -43,7 +46,8 @@ bool reads_protected(Node* node, void* context) {
     if (IsA(node, RangeTblEntry)) {
         const RangeTblEntry* entry = castNode(RangeTblEntry, node);
         Protection protection;
-        if (entry->rtekind != RTE_RELATION || !find_protection(entry->relid, &protection)) return false;
+        if (entry->rtekind != RTE_RELATION || !find_protection(*catalog, entry->relid, &protection))
+            return false;
         if (context != nullptr) *static_cast<Oid*>(context) = protection.root;
         return true;
     }
@@ -347,7 +351,7 @@ bool process_level(Query* level, List** marks) {
         ++index;
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
         Protection found;
-        if (entry->rtekind == RTE_RELATION && find_protection(entry->relid, &found)) {
+        if (entry->rtekind == RTE_RELATION && find_protection(*catalog, entry->relid, &found)) {
             ++protected_count;
             protected_index = index;
             protection = found;
@@ -410,8 +414,12 @@ bool rewrite_walker(Node* node, void* context) {
 }  // namespace
 
 List* rewrite_person_level_releases(Query* parse) {
+    const ProtectionCatalog protections = read_protection_catalog(nullptr);
+    if (protections.count == 0) return NIL;  // nothing is protected: no query has anything to rewrite
+    catalog = &protections;                  // for the walk below only
     List* marks = NIL;
     rewrite_walker((Node*)parse, &marks);
+    catalog = nullptr;
     Oid function = InvalidOid;
     if (marks != NIL && calls_sql_function_in_from((Node*)parse, &function)) {
         ereport(
@@ -454,7 +462,7 @@ bool expansion_child(const PlannedStmt* statement, int index) {
 
 }  // namespace
 
-bool is_person_level_plan(const PlannedStmt* statement) {
+bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog) {
     // Every protected relation the plan reads must have been rewritten for under the protection
     // in force now (a protection changed or added after planning makes the plan unusable).
     bool any = false;
@@ -465,7 +473,7 @@ bool is_person_level_plan(const PlannedStmt* statement) {
         ++index;
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
         Protection protection;
-        if (entry->rtekind != RTE_RELATION || !find_protection(entry->relid, &protection)) continue;
+        if (entry->rtekind != RTE_RELATION || !find_protection(catalog, entry->relid, &protection)) continue;
         if (!expansion_child(statement, index)) ++named;
         const uint32 hash = protection_hash(protection);
         bool marked = false;

@@ -14,6 +14,8 @@ extern "C" {
 #include "nodes/plannodes.h"
 }
 
+#include "pg/protected_relations.hpp"
+
 namespace pgdp::pg {
 
 // Rewrites every query level of `parse` (subqueries included) whose pgdp aggregates read a
@@ -23,6 +25,6 @@ List* rewrite_person_level_releases(Query* parse);
 
 // Marks a plan made from a rewritten query (the marks are part of the plan: copies keep them).
 void mark_person_level_plan(PlannedStmt* statement, List* marks);
-bool is_person_level_plan(const PlannedStmt* statement);
+bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog);
 
 }  // namespace pgdp::pg

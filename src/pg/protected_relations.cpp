@@ -21,69 +21,13 @@ extern "C" {
 namespace pgdp::pg {
 namespace {
 
-struct OidSet {
-    Oid* oids;        // palloc'd
-    NameData* units;  // palloc'd, the privacy unit of each
-    int32* max_groups;
-    int count;
-};
+using OidSet = ProtectionCatalog;
 
 bool contains(const OidSet& set, Oid relation) {
     for (int i = 0; i < set.count; ++i) {
         if (set.oids[i] == relation) return true;
     }
     return false;
-}
-
-// The relations of pgdp.protected_relations, read afresh for every plan that makes releases (no
-// per-backend cache: a cache could be stale after a change made with triggers disabled, and the
-// read costs microseconds next to the charge's commit). Read with the latest snapshot, so that a
-// protection committed after the transaction began applies; the query's own snapshot inside a
-// parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
-OidSet read_protected_relations(Snapshot query_snapshot) {
-    OidSet set{nullptr, nullptr, nullptr, 0};
-    const Oid schema = get_namespace_oid("pgdp", true);
-    if (!OidIsValid(schema)) return set;
-    const Oid catalog = get_relname_relid("protected_relations", schema);
-    if (!OidIsValid(catalog)) return set;
-    Relation relation = table_open(catalog, AccessShareLock);
-    // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
-    // function planning a query in a worker) the active one.
-    const bool fresh = !IsInParallelMode();
-    if (!fresh && query_snapshot == nullptr && ActiveSnapshotSet()) query_snapshot = GetActiveSnapshot();
-    if (!fresh && query_snapshot == nullptr)
-        return set;  // nothing to read it with: callers refuse what they must
-    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
-    SysScanDesc scan = systable_beginscan(relation, InvalidOid, false, snapshot, 0, nullptr);
-    int capacity = 8;
-    set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));
-    set.units = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
-    set.max_groups = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
-    HeapTuple tuple;
-    while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
-        bool is_null = false;
-        // Columns 1-3: relation regclass (the primary key), privacy_unit name, max_groups_contributed.
-        const Datum value = heap_getattr(tuple, 1, RelationGetDescr(relation), &is_null);
-        if (is_null) continue;
-        if (set.count == capacity) {
-            capacity *= 2;
-            set.oids = static_cast<Oid*>(repalloc(set.oids, sizeof(Oid) * capacity));
-            set.units = static_cast<NameData*>(repalloc(set.units, sizeof(NameData) * capacity));
-            set.max_groups = static_cast<int32*>(repalloc(set.max_groups, sizeof(int32) * capacity));
-        }
-        bool unit_null = false;
-        bool groups_null = false;
-        const Datum unit = heap_getattr(tuple, 2, RelationGetDescr(relation), &unit_null);
-        const Datum groups = heap_getattr(tuple, 3, RelationGetDescr(relation), &groups_null);
-        std::memset(&set.units[set.count], 0, sizeof(NameData));
-        if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
-        set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
-        set.oids[set.count++] = DatumGetObjectId(value);
-    }
-    systable_endscan(scan);
-    if (fresh) UnregisterSnapshot(snapshot);
-    table_close(relation, AccessShareLock);
-    return set;
 }
 
 // `relation` itself or an ancestor of it (partition parent or inheritance parent, at any depth)
@@ -144,8 +88,58 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
 
 }  // namespace
 
-bool find_protection(Oid relation, Protection* protection) {
-    const OidSet set = read_protected_relations(nullptr);
+// The relations of pgdp.protected_relations, read afresh for every plan that makes releases (no
+// per-backend cache: a cache could be stale after a change made with triggers disabled, and the
+// read costs microseconds next to the charge's commit). Read with the latest snapshot, so that a
+// protection committed after the transaction began applies; the query's own snapshot inside a
+// parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
+ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
+    ProtectionCatalog set{nullptr, nullptr, nullptr, 0};
+    const Oid schema = get_namespace_oid("pgdp", true);
+    if (!OidIsValid(schema)) return set;
+    const Oid catalog = get_relname_relid("protected_relations", schema);
+    if (!OidIsValid(catalog)) return set;
+    Relation relation = table_open(catalog, AccessShareLock);
+    // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
+    // function planning a query in a worker) the active one.
+    const bool fresh = !IsInParallelMode();
+    if (!fresh && query_snapshot == nullptr && ActiveSnapshotSet()) query_snapshot = GetActiveSnapshot();
+    if (!fresh && query_snapshot == nullptr)
+        return set;  // nothing to read it with: callers refuse what they must
+    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
+    SysScanDesc scan = systable_beginscan(relation, InvalidOid, false, snapshot, 0, nullptr);
+    int capacity = 8;
+    set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));
+    set.units = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
+    set.max_groups = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
+    HeapTuple tuple;
+    while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
+        bool is_null = false;
+        // Columns 1-3: relation regclass (the primary key), privacy_unit name, max_groups_contributed.
+        const Datum value = heap_getattr(tuple, 1, RelationGetDescr(relation), &is_null);
+        if (is_null) continue;
+        if (set.count == capacity) {
+            capacity *= 2;
+            set.oids = static_cast<Oid*>(repalloc(set.oids, sizeof(Oid) * capacity));
+            set.units = static_cast<NameData*>(repalloc(set.units, sizeof(NameData) * capacity));
+            set.max_groups = static_cast<int32*>(repalloc(set.max_groups, sizeof(int32) * capacity));
+        }
+        bool unit_null = false;
+        bool groups_null = false;
+        const Datum unit = heap_getattr(tuple, 2, RelationGetDescr(relation), &unit_null);
+        const Datum groups = heap_getattr(tuple, 3, RelationGetDescr(relation), &groups_null);
+        std::memset(&set.units[set.count], 0, sizeof(NameData));
+        if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
+        set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
+        set.oids[set.count++] = DatumGetObjectId(value);
+    }
+    systable_endscan(scan);
+    if (fresh) UnregisterSnapshot(snapshot);
+    table_close(relation, AccessShareLock);
+    return set;
+}
+
+bool find_protection(const ProtectionCatalog& set, Oid relation, Protection* protection) {
     const Oid root = set.count > 0 ? protected_self_or_ancestor(relation, set) : InvalidOid;
     bool found = false;
     for (int i = 0; i < set.count && OidIsValid(root); ++i) {
@@ -158,16 +152,10 @@ bool find_protection(Oid relation, Protection* protection) {
         std::memcpy(&protection->unit_name, &set.units[i], sizeof(NameData));
         found = true;
     }
-    if (set.count > 0) {
-        pfree(set.oids);
-        pfree(set.units);
-        pfree(set.max_groups);
-    }
     return found;
 }
 
-void refuse_releases_over_protected_relations(const PlannedStmt* statement, Snapshot query_snapshot) {
-    const OidSet set = read_protected_relations(query_snapshot);
+void refuse_releases_over_protected_relations(const PlannedStmt* statement, const ProtectionCatalog& set) {
     if (set.count == 0) return;
     ListCell* cell;
     foreach (cell, statement->rtable) {
@@ -176,9 +164,6 @@ void refuse_releases_over_protected_relations(const PlannedStmt* statement, Snap
         const Oid found = protected_self_or_ancestor(entry->relid, set);
         if (OidIsValid(found)) refuse(entry->relid, found);
     }
-    pfree(set.oids);
-    pfree(set.units);
-    pfree(set.max_groups);
 }
 
 }  // namespace pgdp::pg

@@ -1,7 +1,8 @@
-// The fail-closed guard of protected relations (extension/pgdp.sql.in "Protected and public
-// relations"): until person-level releases exist, a plan that makes pgdp releases and reads a
-// protected relation, or a partition or inheritance child of one, is refused before anything is
-// charged (docs/privacy.md "Protected relations").
+// The catalog of protected relations (extension/pgdp.sql.in "Protected and public relations") as
+// the shim reads it, and the fail-closed guard: a plan that makes pgdp releases and reads a
+// protected relation, or a partition or inheritance child of one, other than as a person-level
+// release (person_level.hpp) is refused before anything is charged (docs/privacy.md "Protected
+// relations").
 #pragma once
 
 #include "pg/postgres_headers.hpp"
@@ -13,6 +14,17 @@ extern "C" {
 
 namespace pgdp::pg {
 
+// The rows of pgdp.protected_relations, read once per check (palloc'd in the current context).
+struct ProtectionCatalog {
+    Oid* oids;          // the protected relations
+    NameData* units;    // the privacy unit column of each
+    int32* max_groups;  // max_groups_contributed of each
+    int count;
+};
+// Reads it with the latest snapshot (a protection committed after the transaction began applies);
+// inside a parallel operation with query_snapshot, or at plan time (nullptr) the active snapshot.
+ProtectionCatalog read_protection_catalog(Snapshot query_snapshot);
+
 // The protection that covers a relation (itself, or its protected partition/inheritance root).
 struct Protection {
     Oid root;                // the relation listed in pgdp.protected_relations
@@ -22,12 +34,10 @@ struct Protection {
 };
 
 // True (and *protection set) if `relation` is protected or descends from a protected relation.
-// Reads pgdp.protected_relations with the latest snapshot (plan time).
-bool find_protection(Oid relation, Protection* protection);
+bool find_protection(const ProtectionCatalog& catalog, Oid relation, Protection* protection);
 
 // ereports 0A000 if the plan (subplans, CTEs and the tables behind its views included: they are
-// all in its range table) reads a relation listed in pgdp.protected_relations or a descendant of
-// one. query_snapshot: the query's snapshot, used only where a newer one cannot be taken.
-void refuse_releases_over_protected_relations(const PlannedStmt* statement, Snapshot query_snapshot);
+// all in its range table) reads a relation of the catalog or a descendant of one.
+void refuse_releases_over_protected_relations(const PlannedStmt* statement, const ProtectionCatalog& catalog);
 
 }  // namespace pgdp::pg

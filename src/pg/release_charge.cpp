@@ -81,6 +81,9 @@ struct ExecutionCalls {
         bool charged;  // a final call whose release the ledger committed
         Parameters parameters;
     } * calls;
+    // The protections as this execution's nested queries are checked against (read once, in
+    // es_query_cxt: a function run per row must not read the catalog per row).
+    ProtectionCatalog* protections;
 };
 ExecutionCalls* running_executions = nullptr;
 
@@ -605,14 +608,15 @@ void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) 
     if (first_release != nullptr) {
         // A plan made from a person-level rewrite reads protected relations only through the
         // units' level (person_level.hpp).
-        if (!is_person_level_plan(query->plannedstmt))
-            refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+        const ProtectionCatalog protections = read_protection_catalog(query->snapshot);
+        if (!is_person_level_plan(query->plannedstmt, protections))
+            refuse_releases_over_protected_relations(query->plannedstmt, protections);
         // Nor inside a running statement that reads one (a function given protected rows as
         // arguments by the query that read them).
         for (int i = 0; i < running_depth(); ++i) {
             const PlannedStmt* running = running_statement(i);
             if (running != nullptr && running != query->plannedstmt)
-                refuse_releases_over_protected_relations(running, query->snapshot);
+                refuse_releases_over_protected_relations(running, protections);
         }
     }
 }
@@ -708,12 +712,22 @@ void register_calls(QueryDesc* query, const SiteList& list, const Parameters* pa
 // were charged; in a parallel worker, the leader's partial aggregation). A query started now is
 // run by that execution (a function in its FROM, WHERE or select list) and its rows may feed the
 // aggregates.
-bool inside_aggregating_execution() {
-    for (const ExecutionCalls* execution = running_executions; execution != nullptr;
-         execution = execution->next) {
-        if (execution->count > 0 && statement_running(execution->statement)) return true;
+ExecutionCalls* enclosing_aggregating_execution() {
+    for (ExecutionCalls* execution = running_executions; execution != nullptr; execution = execution->next) {
+        if (execution->count > 0 && statement_running(execution->statement)) return execution;
     }
-    return false;
+    return nullptr;
+}
+
+const ProtectionCatalog& protections_of(ExecutionCalls* execution, Snapshot snapshot) {
+    if (execution->protections == nullptr) {
+        MemoryContext old = MemoryContextSwitchTo(execution->estate->es_query_cxt);
+        auto* protections = static_cast<ProtectionCatalog*>(palloc(sizeof(ProtectionCatalog)));
+        *protections = read_protection_catalog(snapshot);
+        MemoryContextSwitchTo(old);
+        execution->protections = protections;
+    }
+    return *execution->protections;
 }
 
 // ExecutorStart: every pgdp call of the plan gets its parameters, evaluated here once; in a
@@ -726,8 +740,10 @@ void charge_query(QueryDesc* query) {
     // A query without releases that runs inside one that aggregates (a PL/pgSQL function returning
     // rows in its FROM) may not read protected relations either: its rows would be released at
     // row level by the enclosing aggregates (docs/privacy.md "Protected relations").
-    if (list.count == 0 && inside_aggregating_execution()) {
-        refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+    ExecutionCalls* enclosing = list.count == 0 ? enclosing_aggregating_execution() : nullptr;
+    if (enclosing != nullptr) {
+        refuse_releases_over_protected_relations(query->plannedstmt,
+                                                 protections_of(enclosing, query->snapshot));
     }
     if (list.count > 0) {
         const bool in_worker = IsParallelWorker();
@@ -783,13 +799,17 @@ void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
     // A query run while an aggregating one runs feeds its aggregates, also one started before it
     // (a cursor fetched by a function in the aggregating query's FROM): no protected rows.
-    if (!IsParallelWorker() && inside_aggregating_execution()) {
+    ExecutionCalls* enclosing = IsParallelWorker() ? nullptr : enclosing_aggregating_execution();
+    if (enclosing != nullptr) {
         bool aggregating = false;
         for (const ExecutionCalls* execution = running_executions; execution != nullptr;
              execution = execution->next) {
             if (execution->estate == query->estate && execution->count > 0) aggregating = true;
         }
-        if (!aggregating) refuse_releases_over_protected_relations(query->plannedstmt, query->snapshot);
+        if (!aggregating) {
+            refuse_releases_over_protected_relations(query->plannedstmt,
+                                                     protections_of(enclosing, query->snapshot));
+        }
     }
     for (const ExecutionCalls* execution = running_executions; execution != nullptr;
          execution = execution->next) {
