@@ -121,6 +121,44 @@ BEGIN;
 DECLARE pla_cursor CURSOR FOR SELECT dp_count(1e6) = 10 AS units FROM pla_visits;
 FETCH pla_cursor;
 COMMIT;
+-- A PARALLEL SAFE function in WHERE that reads the protected table runs in parallel workers
+-- while they compute level 1: refused when its query starts there (the release was charged when
+-- it started; nothing is released).
+CREATE FUNCTION pla.victim_minutes(p int) RETURNS int LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$ BEGIN RETURN (SELECT sum(minutes) FROM public.pla_visits WHERE person = p); END $$;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+SELECT dp_count(1e6) FROM pla_visits WHERE pla.victim_minutes(person) > 0;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET parallel_leader_participation;
+-- Level 1 in parallel and partitionwise settings still counts each unit once.
+SET enable_partitionwise_aggregate = on;
+SELECT dp_count(1e6) = 10 AS units, dp_sum(minutes, 0, 1000, 1e6) = 1000 AS sum_exact FROM pla_visits;
+RESET enable_partitionwise_aggregate;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+-- A trigger on the table a person-level release is inserted into, reading the protected table
+-- while the statement runs: refused (the statement rolls back, the release is not stored).
+CREATE TABLE pla.stored (n float8);
+CREATE FUNCTION pla.peek() RETURNS trigger LANGUAGE plpgsql
+AS $$ BEGIN PERFORM count(*) FROM public.pla_visits; RETURN NEW; END $$;
+CREATE TRIGGER pla_peek AFTER INSERT ON pla.stored FOR EACH ROW EXECUTE FUNCTION pla.peek();
+INSERT INTO pla.stored SELECT dp_count(1e6) FROM pla_visits;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT count(*) AS stored_rows FROM pla.stored;
+-- A falsely IMMUTABLE user function as epsilon is evaluated once at plan time or refused; it
+-- never varies between what is charged and what is used.
+CREATE FUNCTION pla.eps() RETURNS float8 LANGUAGE sql IMMUTABLE AS 'SELECT 1e6::float8';
+PREPARE pla_eps AS SELECT dp_count(pla.eps()) = 10 AS units FROM pla_visits;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE pla_eps;
+RESET plan_cache_mode;
+DEALLOCATE pla_eps;
 RESET SESSION AUTHORIZATION;
 
 SET client_min_messages = warning;

@@ -744,6 +744,12 @@ void charge_query(QueryDesc* query) {
     if (enclosing != nullptr) {
         refuse_releases_over_protected_relations(query->plannedstmt,
                                                  protections_of(enclosing, query->snapshot));
+    } else if (list.count == 0 && IsParallelWorker() && running_depth() > 0) {
+        // A parallel worker runs part of its leader's query, whose aggregates may release what the
+        // worker computes without any pgdp call of its own (a person-level plan's level 1): a
+        // query started here by a function may not read protected relations either.
+        refuse_releases_over_protected_relations(query->plannedstmt,
+                                                 read_protection_catalog(query->snapshot));
     }
     if (list.count > 0) {
         const bool in_worker = IsParallelWorker();
