@@ -66,6 +66,7 @@ MEAN_COMMENT='Differentially private mean of values clamped to [lower, upper]; h
 COUNT_COMMENT='Differentially private count of the rows of the group; sensitivity 1.'
 SUM_CI_COMMENT='dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.'
 MEAN_CI_COMMENT='dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.'
+GROUPS_COMMENT='Private group selection (HAVING dp_groups(...)): true if the group may be released, decided from its number of privacy units.'
 COUNT_CI_COMMENT='dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.'
 
 aggregates() {
@@ -80,6 +81,7 @@ EOF
     for form in "${FORMS[@]}"; do transition pgdp_clamped_ci_transfn pgdp_clamped_ci_transfn "\"any\", $BOUNDS, $form, float8"; done
     for form in "${FORMS[@]}"; do transition pgdp_count_transfn pgdp_count_transfn "$form"; done
     for form in "${FORMS[@]}"; do transition pgdp_count_ci_transfn pgdp_count_ci_transfn "$form, float8"; done
+    transition pgdp_count_transfn pgdp_count_transfn "float8, float8, text, int8"
     cat <<'EOF'
 
 -- The aggregates: dp_sum and dp_mean (and dp_sum_ci, dp_mean_ci) for every value type and form,
@@ -105,6 +107,11 @@ EOF
     for form in "${FORMS[@]}"; do
         aggregate dp_count "$form" pgdp_count_transfn pgdp_count_final "$COUNT_COMMENT"
         aggregate dp_count_ci "$form, alpha float8" pgdp_count_ci_transfn pgdp_count_ci_final "$COUNT_CI_COMMENT"
+    done
+    echo
+    echo "-- dp_groups: private group selection, (epsilon, delta [, mechanism [, min_units]])"
+    for form in 'float8, float8' 'float8, float8, text' 'float8, float8, text, int8'; do
+        aggregate dp_groups "$form" pgdp_count_transfn pgdp_groups_final "$GROUPS_COMMENT"
     done
 }
 

@@ -15,7 +15,7 @@ namespace pgdp {
 
 namespace {
 
-bool has_bounds(AggregateKind kind) { return kind != AggregateKind::Count; }
+bool has_bounds(AggregateKind kind) { return kind == AggregateKind::Sum || kind == AggregateKind::Mean; }
 
 // dp_sum: adding or removing one row moves the total by at most max(|lower|, |upper|), plus the
 // accumulation unit's rounding (clamped_sum_sensitivity). The grid is never finer than the unit,
@@ -102,6 +102,17 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
                                                   AggregateParameters given,
                                                   std::string_view mechanism_name) {
     require_groups_per_unit(given.groups_per_unit);
+    if (kind == AggregateKind::Selection) {
+        // Validated with the plan (plan_partition_selection): epsilon, delta, m, min_units.
+        given.selection_mechanism = parse_partition_selection_mechanism(mechanism_name);
+        (void)plan_partition_selection(given.epsilon, given.delta, given.groups_per_unit,
+                                       given.selection_mechanism, given.min_units);
+        given.lower = given.upper = given.alpha = 0.0;
+        given.integer_values = false;
+        given.unit_exponent = 0;
+        return given;
+    }
+    given.min_units = 1;
     if (has_bounds(kind)) require_usable_bounds(given.lower, given.upper);
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);
@@ -134,8 +145,17 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
             plan.count = plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0,
                                       true, parameters.groups_per_unit);
             break;
+        case AggregateKind::Selection:
+            plan.selection =
+                plan_partition_selection(parameters.epsilon, parameters.delta, parameters.groups_per_unit,
+                                         parameters.selection_mechanism, parameters.min_units);
+            break;
     }
     return plan;
+}
+
+PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t units, RandomSource& random) {
+    return select_partition(plan.selection, units, random);
 }
 
 AggregateRelease release_aggregate(const AggregateParameters& parameters, const AggregatePlan& plan,
@@ -154,9 +174,20 @@ AggregateRelease release_aggregate(const AggregateParameters& parameters, const 
 }
 
 ReleaseCharge release_charge(const AggregateParameters& parameters, const AggregatePlan& plan) {
-    const ReleasePlan& main = plan.main();
     ReleaseCharge charge{};
+    if (plan.kind == AggregateKind::Selection) {
+        // (epsilon, delta) in total over the m groups a unit may touch (partition_selection.hpp).
+        charge.mechanism = Mechanism::Auto;
+        charge.mechanism_name = partition_selection_mechanism_name(plan.selection.mechanism);
+        charge.epsilon = parameters.epsilon;
+        charge.delta = parameters.delta;
+        charge.noise_scale = plan.selection.noise_sd;
+        charge.sensitivity = 1.0;
+        return charge;
+    }
+    const ReleasePlan& main = plan.main();
     charge.mechanism = main.mechanism;
+    charge.mechanism_name = mechanism_name(main.mechanism);
     charge.epsilon = parameters.epsilon;
     charge.delta = main.mechanism == Mechanism::Laplace ? 0.0 : parameters.delta;
     charge.noise_scale = main.noise_scale;

@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/partition_selection.hpp"
 #include "core/random_source.hpp"
 #include "core/release_plan.hpp"
 
 namespace pgdp {
 
-enum class AggregateKind { Sum, Mean, Count };
+// Selection: dp_groups, the private selection of a group (keep or drop, from its unit count).
+enum class AggregateKind { Sum, Mean, Count, Selection };
 
 // The privacy parameters of one aggregate call.
 struct AggregateParameters {
@@ -28,6 +30,9 @@ struct AggregateParameters {
     // Person-level releases (issue 10): how many groups one privacy unit may change (its rows
     // bounded per group beforehand); every plan covers all of them (plan_release). 1: row level.
     std::uint32_t groups_per_unit = 1;
+    // dp_groups: the partition selection mechanism and the pre-threshold (partition_selection.hpp).
+    PartitionSelectionMechanism selection_mechanism = PartitionSelectionMechanism::Auto;
+    std::int64_t min_units = 1;
 };
 
 // Validates the parameters the user gave (bounds for dp_sum and dp_mean, epsilon and delta for
@@ -37,11 +42,12 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
                                                   AggregateParameters given, std::string_view mechanism_name);
 
 // The releases of one call: dp_sum releases `sum`, dp_count `count`, dp_mean both (`sum` is then
-// the sum of value - midpoint). Plain data.
+// the sum of value - midpoint), dp_groups its `selection`. Plain data.
 struct AggregatePlan {
     AggregateKind kind;
     ReleasePlan sum;
     ReleasePlan count;
+    PartitionSelectionPlan selection;
 
     // The plan reported and charged as the call's mechanism, noise scale and sensitivity.
     const ReleasePlan& main() const { return kind == AggregateKind::Count ? count : sum; }
@@ -70,13 +76,17 @@ struct AggregateRelease {
 AggregateRelease release_aggregate(const AggregateParameters& parameters, const AggregatePlan& plan,
                                    const ExactTotals& totals, RandomSource& random);
 
+// dp_groups: keep the group of `units` privacy units or not (select_partition).
+PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t units, RandomSource& random);
+
 // What the ledger charges for one release of the call.
 struct ReleaseCharge {
-    Mechanism mechanism;  // resolved
-    double epsilon;       // as given (the ledger charges its shortest decimal)
-    double delta;         // 0 for Laplace
-    double noise_scale;   // of the main release, value units
-    double sensitivity;   // of the main release, value units
+    Mechanism mechanism;              // resolved (dp_groups: unused, see mechanism_name)
+    std::string_view mechanism_name;  // as the ledger records it (a string literal)
+    double epsilon;                   // as given (the ledger charges its shortest decimal)
+    double delta;                     // 0 for Laplace
+    double noise_scale;               // of the main release, value units
+    double sensitivity;               // of the main release, value units
     // Gaussian accounting: sum over the call's Gaussian releases of (Delta_int / sigma_int)^2,
     // rounded up; 0 unless every one of them is eligible for the Gaussian part.
     double gaussian_mu2;

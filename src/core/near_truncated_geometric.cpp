@@ -30,10 +30,10 @@ U128 next_numerator(const NearTruncatedGeometric& g, U128 p) {
     U128 first;
     if (p == 0) {
         first = d;
-    } else if (p >= (kTwo127 + g.a_numerator - 1) / g.a_numerator) {
+    } else if (p >= (kTwo127 + g.a_numerator() - 1) / g.a_numerator()) {
         first = kOne;  // a_numerator P >= 2^127: a P >= 2^64, i.e. >= 1
     } else {
-        first = g.a_numerator * p / kTwo63 + d;
+        first = g.a_numerator() * p / kTwo63 + d;
     }
     // D1 term: 2^64 - ceil(b (2^64 - P - D)); 1 when P + D >= 2^64.
     U128 second = kOne;
@@ -64,7 +64,9 @@ NearTruncatedGeometric near_truncated_geometric(double epsilon, double delta) {
     const long double eps = g.epsilon;
     // a = floor(e^eps (1 - margin) 2^63) / 2^63 <= e^eps, and >= 1 (1 is on the grid).
     const long double a_scaled = std::ldexp(std::exp(eps) * (1.0L - kExpMargin), 63);
-    g.a_numerator = std::max<U128>(static_cast<U128>(std::floor(a_scaled)), kTwo63);
+    const U128 a_numerator = std::max<U128>(static_cast<U128>(std::floor(a_scaled)), kTwo63);
+    g.a_numerator_low = static_cast<std::uint64_t>(a_numerator);
+    g.a_numerator_high = static_cast<std::uint64_t>(a_numerator >> 64);
     // b = ceil(e^-eps (1 + margin) 2^63) / 2^63 >= e^-eps, and <= 1.
     const long double b_scaled = std::ldexp(std::exp(-eps) * (1.0L + kExpMargin), 63);
     g.b_numerator =

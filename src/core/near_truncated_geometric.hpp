@@ -56,9 +56,15 @@ constexpr double kNtgMinDelta = 8.8817841970012523e-16;  // 2^-50
 
 // Plain data (trivially copyable).
 struct NearTruncatedGeometric {
-    double epsilon;                             // per-partition eps' actually used (after the cap)
-    double delta;                               // per-partition delta' (before rounding to the grid)
-    unsigned __int128 a_numerator;              // a = a_numerator / 2^63, 1 <= a <= e^eps'
+    double epsilon;  // per-partition eps' actually used (after the cap)
+    double delta;    // per-partition delta' (before rounding to the grid)
+    // a = a_numerator() / 2^63, 1 <= a <= e^eps'; two halves so that plans stay 8-byte aligned
+    // (they are copied into palloc'd memory, which is aligned to 8 only).
+    std::uint64_t a_numerator_low;
+    std::uint64_t a_numerator_high;
+    unsigned __int128 a_numerator() const {
+        return (static_cast<unsigned __int128>(a_numerator_high) << 64) | a_numerator_low;
+    }
     std::uint64_t b_numerator;                  // b = b_numerator / 2^63, e^-eps' <= b <= 1
     std::uint64_t d_numerator;                  // delta_r = d_numerator / 2^64 <= delta'
     std::uint64_t n_one;                        // the least n with pi(n) = 1

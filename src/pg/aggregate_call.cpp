@@ -36,7 +36,10 @@ constexpr ArgumentPositions kArgumentPositions[] = {
     /* Sum */ {1, 2, 3},
     /* Mean */ {1, 2, 3},
     /* Count */ {-1, -1, 0},
+    /* Selection */ {-1, -1, 0},
 };
+// dp_groups(epsilon, delta [, mechanism [, min_units]]): min_units after the mechanism.
+constexpr int kMinUnitsPosition = 3;
 
 [[noreturn]] void refuse_varying(const char* name) {
     ereport(
@@ -158,7 +161,8 @@ AggregateIdentity lookup_identity(Oid aggfnoid) {
                 const AggregateIdentity* identity;
             } known[] = {{"pgdp_sum_final", &kDpSum},        {"pgdp_mean_final", &kDpMean},
                          {"pgdp_count_final", &kDpCount},    {"pgdp_sum_ci_final", &kDpSumCi},
-                         {"pgdp_mean_ci_final", &kDpMeanCi}, {"pgdp_count_ci_final", &kDpCountCi}};
+                         {"pgdp_mean_ci_final", &kDpMeanCi}, {"pgdp_count_ci_final", &kDpCountCi},
+                         {"pgdp_groups_final", &kDpGroups}};
             for (const auto& k : known) {
                 if (std::strcmp(symbol, k.symbol) == 0) identity = *k.identity;
             }
@@ -291,12 +295,24 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     const int mechanism_at = at.epsilon + 2;
     given.delta = nargs > delta_at ? float8_parameter(aggref, delta_at, "delta", context) : 0.0;
     const char* mechanism_name = nargs > delta_at ? "auto" : "laplace";
+    given.groups_per_unit = static_cast<std::uint32_t>(groups_per_unit_of(aggref));
+    if (identity.kind == AggregateKind::Selection && nargs > kMinUnitsPosition) {
+        bool is_null = false;
+        const Datum units = constant_argument(aggref, kMinUnitsPosition, "min_units", context, &is_null);
+        if (is_null) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("min_units must not be NULL"),
+                            errhint("Pass 1 to keep groups of any size to the selection.")));
+        }
+        given.min_units = DatumGetInt64(units);
+    }
     if (nargs > mechanism_at) {
         bool is_null = false;
         const Datum name_datum = constant_argument(aggref, mechanism_at, "mechanism", context, &is_null);
         if (is_null) {
             ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("mechanism must not be NULL"),
-                            errhint("Pass 'gaussian', 'tlap', 'laplace' or 'auto'.")));
+                            errhint(identity.kind == AggregateKind::Selection
+                                        ? "Pass 'truncated_geometric', 'laplace', 'gaussian' or 'auto'."
+                                        : "Pass 'gaussian', 'tlap', 'laplace' or 'auto'.")));
         }
         mechanism_name = TextDatumGetCString(name_datum);
     }

@@ -35,6 +35,17 @@ inline constexpr AggregateIdentity kDpCount{true, AggregateKind::Count, false, "
 inline constexpr AggregateIdentity kDpSumCi{true, AggregateKind::Sum, true, "dp_sum_ci"};
 inline constexpr AggregateIdentity kDpMeanCi{true, AggregateKind::Mean, true, "dp_mean_ci"};
 inline constexpr AggregateIdentity kDpCountCi{true, AggregateKind::Count, true, "dp_count_ci"};
+// Private group selection: dp_groups(epsilon, delta [, mechanism [, min_units]]) -> boolean.
+inline constexpr AggregateIdentity kDpGroups{true, AggregateKind::Selection, false, "dp_groups"};
+
+// A person-level rewrite (person_level.cpp) tells the calls it writes over m groups per unit by
+// their Aggref's parse location, which only it sets below -1 (the parser writes -1 or an offset,
+// and the planner copies it): the calls then calibrate every release over m groups. A location
+// can only raise m above 1 (more noise), never lower it.
+constexpr int groups_per_unit_location(int groups_per_unit) { return -1 - groups_per_unit; }
+inline int groups_per_unit_of(const Aggref* aggref) {
+    return aggref->location <= -2 ? -1 - aggref->location : 1;
+}
 
 // The call's constant parameters, validated.
 struct Parameters {

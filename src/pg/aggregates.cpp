@@ -241,13 +241,20 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
     const pgdp::AggregateParameters& parameters = site.parameters.privacy;
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     pgdp::AggregateRelease release;
+    bool keep = false;
     PGDP_GUARDED({
         if (!site.planned) {
             site.plan = pgdp::plan_aggregate_release(identity.kind, parameters);
             site.planned = true;
         }
-        release = pgdp::release_aggregate(parameters, site.plan, totals, random);
+        if (identity.kind == AggregateKind::Selection) {
+            // The keep decision is sampled exactly (partition_selection.hpp); no noisy count leaves.
+            keep = pgdp::release_selection(site.plan, totals.rows, random).keep;
+        } else {
+            release = pgdp::release_aggregate(parameters, site.plan, totals, random);
+        }
     });
+    if (identity.kind == AggregateKind::Selection) return BoolGetDatum(keep);
     if (identity.with_interval)
         return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism);
     return typed_value(release, site.parameters.value_type, identity.kind);
@@ -270,6 +277,7 @@ PG_FUNCTION_INFO_V1(pgdp_count_final);
 PG_FUNCTION_INFO_V1(pgdp_sum_ci_final);
 PG_FUNCTION_INFO_V1(pgdp_mean_ci_final);
 PG_FUNCTION_INFO_V1(pgdp_count_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_groups_final);
 
 // (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
 Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
@@ -347,5 +355,6 @@ Datum pgdp_count_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCo
 Datum pgdp_sum_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpSumCi); }
 Datum pgdp_mean_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpMeanCi); }
 Datum pgdp_count_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCountCi); }
+Datum pgdp_groups_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpGroups); }
 
 }  // extern "C"

@@ -24,7 +24,7 @@ struct ChargeItem {
     double sensitivity;   // of the value release, value units
     double gaussian_mu2;  // sum over the call's Gaussian releases of (Delta_int/sigma_int)^2, rounded
                           // up; 0 if not Gaussian or not eligible for the Gaussian part
-    int32 mechanism;      // pgdp::Mechanism, resolved
+    char mechanism[24];   // resolved mechanism's name, as recorded ("laplace", ...)
     char aggregate[16];   // "dp_sum", ...
 };
 

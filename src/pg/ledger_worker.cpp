@@ -590,8 +590,7 @@ void record(const RequestSlot& request, Datum role_datum, const ReleaseSplit& sp
     for (int i = 0; i < count; ++i) {
         const ChargeItem& item = request.items[i];
         aggregates[i] = pnstrdup(item.aggregate, sizeof item.aggregate);
-        // Names are string literals: data() is NUL-terminated.
-        mechanisms[i] = pgdp::mechanism_name(static_cast<pgdp::Mechanism>(item.mechanism)).data();
+        mechanisms[i] = pnstrdup(item.mechanism, sizeof item.mechanism);
         all_epsilons[i] = decimal(item.epsilon);
         all_deltas[i] = decimal(item.delta);
         noise_scales[i] = item.noise_scale;

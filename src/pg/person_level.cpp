@@ -18,11 +18,22 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "common/hashfn.h"
 #include "utils/memutils.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_extension.h"
+#include "commands/extension.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_clause.h"
+#include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
 }
 
+#include <cstdint>
 #include <cstring>
 
 #include "pg/aggregate_call.hpp"
+#include "pg/cpp_boundary.hpp"
+#include "pg/strong_random.hpp"
 #include "pg/protected_relations.hpp"
 
 namespace pgdp::pg {
@@ -141,10 +152,14 @@ bool collect_calls(Node* node, void* context) {
     return expression_tree_walker(node, walker_cast(collect_calls), context);
 }
 
-// Vars of this level outside aggregates (an ungrouped aggregate level has none).
+// Vars of this level outside aggregates and outside the group keys (context: List* of the keys).
 bool has_bare_vars(Node* node, void* context) {
     if (node == nullptr) return false;
     if (IsA(node, Aggref)) return false;
+    ListCell* cell;
+    foreach (cell, static_cast<List*>(context)) {
+        if (equal(lfirst(cell), node)) return false;
+    }
     if (IsA(node, Var)) return castNode(Var, node)->varlevelsup == 0;
     if (IsA(node, Query)) return false;
     return expression_tree_walker(node, walker_cast(has_bare_vars), context);
@@ -156,9 +171,11 @@ bool has_bare_vars(Node* node, void* context) {
         (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
          errmsg("pgdp cannot make this person-level release over protected relation \"%s\"", relation),
          errdetail("%s", why),
-         errhint("Person-level releases take the form SELECT dp_count(...), dp_sum(x, ...) FROM protected "
-                 "[JOIN other ...] [WHERE ...] with no GROUP BY (grouped releases need private group "
-                 "selection or public keys, which are not available yet).")));
+         errhint("Person-level releases take the forms SELECT dp_count(...), dp_sum(x, ...) FROM protected "
+                 "[JOIN other ...] [WHERE ...]; grouped, with private group selection: SELECT k, "
+                 "dp_count(...) FROM protected ... GROUP BY k HAVING dp_groups(epsilon, delta); or with "
+                 "public keys: SELECT r.k, dp_count(...) FROM public_relation r LEFT JOIN protected p ON "
+                 "... GROUP BY r.k.")));
 }
 
 // ---- marked plans ---------------------------------------------------------------------------
@@ -171,6 +188,9 @@ constexpr int kMarkCacheId = -1;
 // And one item with the number of protected relation entries the rewritten levels read (one per
 // level): the plan may read protected relations nowhere else (per scan, not only per protection).
 constexpr int kScanCountCacheId = -2;
+// And one per public relation whose keys a level releases (hash: its OID), which must still be
+// declared public when the plan runs.
+constexpr int kPublicCacheId = -3;
 
 uint32 protection_hash(const Protection& protection) {
     struct {
@@ -182,6 +202,96 @@ uint32 protection_hash(const Protection& protection) {
     std::memcpy(&key.unit, &protection.unit_name, sizeof(NameData));
     key.max_groups = protection.max_groups;
     return hash_bytes(reinterpret_cast<const unsigned char*>(&key), sizeof key);
+}
+
+PlanInvalItem* make_mark(int cache_id, uint32 hash) {
+    auto* mark = makeNode(PlanInvalItem);
+    mark->cacheId = cache_id;
+    mark->hashValue = hash;
+    return mark;
+}
+
+// ---- building blocks ------------------------------------------------------------------------
+
+Query* new_select() {
+    Query* query = makeNode(Query);
+    query->commandType = CMD_SELECT;
+    query->querySource = QSRC_ORIGINAL;
+    query->canSetTag = true;
+    return query;
+}
+
+// A subquery entry over `subquery`, its columns named after the subquery's target list.
+RangeTblEntry* subquery_entry(Query* subquery, const char* alias) {
+    List* names = NIL;
+    ListCell* cell;
+    foreach (cell, subquery->targetList) {
+        const TargetEntry* entry = lfirst_node(TargetEntry, cell);
+        if (!entry->resjunk) names = lappend(names, makeString(pstrdup(entry->resname)));
+    }
+    auto* entry = makeNode(RangeTblEntry);
+    entry->rtekind = RTE_SUBQUERY;
+    entry->subquery = subquery;
+    entry->eref = makeAlias(alias, names);
+    entry->inFromCl = true;
+    return entry;
+}
+
+RangeTblRef* reference_to(int index) {
+    auto* reference = makeNode(RangeTblRef);
+    reference->rtindex = index;
+    return reference;
+}
+
+// A Var of range table entry `varno` for output column `column` of `subquery`.
+Var* column_of(const Query* subquery, int varno, int column) {
+    const Expr* expression = list_nth_node(TargetEntry, subquery->targetList, column - 1)->expr;
+    return makeVar(varno, column, exprType((Node*)expression), exprTypmod((Node*)expression),
+                   exprCollation((Node*)expression), 0);
+}
+
+SortGroupClause* group_clause(Oid type, Index reference, const char* relation) {
+    auto* clause = makeNode(SortGroupClause);
+    clause->tleSortGroupRef = reference;
+    get_sort_group_operators(type, false, true, false, &clause->sortop, &clause->eqop, nullptr,
+                             &clause->hashable);
+    if (!OidIsValid(clause->eqop)) refuse(relation, "A grouping column's type has no equality operator.");
+    return clause;
+}
+
+Node* and_of(Node* left, Node* right) {
+    if (left == nullptr) return right;
+    if (right == nullptr) return left;
+    return (Node*)makeBoolExpr(AND_EXPR, list_make2(left, right), -1);
+}
+
+NullTest* is_not_null(Expr* expression) {
+    auto* test = makeNode(NullTest);
+    test->arg = expression;
+    test->nulltesttype = IS_NOT_NULL;
+    test->location = -1;
+    return test;
+}
+
+Expr* operator_clause(const char* name, Oid type, Expr* left, Expr* right) {
+    const Oid operator_id =
+        LookupOperName(nullptr, list_make2(makeString(pstrdup("pg_catalog")), makeString(pstrdup(name))),
+                       type, type, false, -1);
+    return make_opclause(operator_id, BOOLOID, false, left, right, InvalidOid, InvalidOid);
+}
+
+// pgdp.bounding_rank(): a uniform 64-bit rank per row from the release CSPRNG (see below).
+Oid bounding_rank_function() {
+    const Oid function = LookupFuncName(
+        list_make2(makeString(pstrdup("pgdp")), makeString(pstrdup("bounding_rank"))), 0, nullptr, true);
+    // Only pgdp's own function (a pgdp schema made by someone else must not supply the ranks).
+    if (!OidIsValid(function) ||
+        getExtensionOfObject(ProcedureRelationId, function) != get_extension_oid("pgdp", true)) {
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("pgdp.bounding_rank() of the pgdp extension is missing"),
+                        errhint("ALTER EXTENSION pgdp UPDATE to 0.7 or later.")));
+    }
+    return function;
 }
 
 // ---- the rewrite ----------------------------------------------------------------------------
@@ -214,10 +324,9 @@ Aggref* unit_partial(const Aggref* call, AggregateKind kind) {
 
 // The call over the unit partial: the same aggregate (by name) for the partial's type, cast back
 // to the call's own result type (post-processing of the release).
-Node* call_over_partial(const Aggref* call, Oid partial_type, AttrNumber partial_column) {
-    Aggref* over = static_cast<Aggref*>(copyObjectImpl(call));
+Node* call_over_partial(Aggref* over, const Aggref* call, Var* partial) {
     List* argument_types = list_copy(call->aggargtypes);
-    lfirst_oid(list_head(argument_types)) = partial_type;
+    lfirst_oid(list_head(argument_types)) = partial->vartype;
     const int count = list_length(argument_types);
     Oid* types = static_cast<Oid*>(palloc(sizeof(Oid) * count));
     for (int i = 0; i < count; ++i) types[i] = list_nth_oid(argument_types, i);
@@ -227,8 +336,7 @@ Node* call_over_partial(const Aggref* call, Oid partial_type, AttrNumber partial
     over->aggtype = get_func_rettype(over->aggfnoid);
     over->aggargtypes = argument_types;
     over->inputcollid = InvalidOid;
-    linitial_node(TargetEntry, over->args)->expr =
-        (Expr*)makeVar(1, partial_column, partial_type, -1, InvalidOid, 0);
+    linitial_node(TargetEntry, over->args)->expr = (Expr*)partial;
     if (over->aggtype == call->aggtype) return (Node*)over;
     Node* cast = coerce_to_target_type(nullptr, (Node*)over, over->aggtype, call->aggtype, -1,
                                        COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
@@ -237,27 +345,333 @@ Node* call_over_partial(const Aggref* call, Oid partial_type, AttrNumber partial
     return cast;
 }
 
+// What replaces what in the releasing level: each pgdp call by its call over the units, each
+// group key (an expression equal to it, outside the calls) by the column that carries it.
 struct Replacement {
-    List* calls;    // Aggref* (the level's pgdp calls)
-    List* results;  // Node* replacing each
+    List* calls;        // Aggref* (the level's pgdp calls)
+    List* results;      // Node* replacing each
+    List* keys;         // Expr* (the level's group keys)
+    List* key_columns;  // Var* replacing each
 };
 
-Node* replace_calls(Node* node, void* context) {
+Node* replace_calls_and_keys(Node* node, void* context) {
     if (node == nullptr) return nullptr;
+    auto* replacement = static_cast<Replacement*>(context);
+    ListCell* from;
+    ListCell* to;
     if (IsA(node, Aggref)) {
-        auto* replacement = static_cast<Replacement*>(context);
-        ListCell* call;
-        ListCell* result;
-        forboth (call, replacement->calls, result, replacement->results) {
-            if (lfirst(call) == node) return static_cast<Node*>(copyObjectImpl(lfirst(result)));
+        forboth (from, replacement->calls, to, replacement->results) {
+            if (lfirst(from) == node) return static_cast<Node*>(copyObjectImpl(lfirst(to)));
         }
-        return node;
+    }
+    forboth (from, replacement->keys, to, replacement->key_columns) {
+        if (equal(lfirst(from), node)) return static_cast<Node*>(copyObjectImpl(lfirst(to)));
     }
     return expression_tree_mutator(
-        node, reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls)), context);
+        node, reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls_and_keys)), context);
 }
 
-void rewrite_level(Query* level, int protected_index, const Protection& protection, List* calls) {
+// How a releasing level's groups are released.
+enum class GroupForm {
+    Ungrouped,   // one group: no keys to protect
+    Selection,   // GROUP BY keys HAVING dp_groups(...): keys released through private selection
+    PublicKeys,  // FROM public LEFT JOIN ...: GROUP BY the public relation's columns
+};
+
+struct LevelShape {
+    GroupForm form;
+    List* keys;          // Expr*: the grouped target entries' expressions, in groupClause order
+    List* key_entries;   // TargetEntry*: those entries of the level
+    int public_index;    // PublicKeys: the public relation's range table index
+    List* public_keys;   // PublicKeys: each key as a Var of the public relation
+    Node* public_quals;  // PublicKeys: WHERE conjuncts that read only the public relation
+};
+
+// A join alias (a column of a JOIN ... USING) resolved to the column it stands for.
+Node* resolve_join_alias(const Query* level, Node* node) {
+    for (int depth = 0; depth < 100 && node != nullptr && IsA(node, Var); ++depth) {
+        const Var* var = castNode(Var, node);
+        if (var->varlevelsup != 0 || var->varattno < 1) break;
+        const RangeTblEntry* entry = rt_fetch(var->varno, level->rtable);
+        if (entry->rtekind != RTE_JOIN || var->varattno > list_length(entry->joinaliasvars)) break;
+        Node* aliased = static_cast<Node*>(list_nth(entry->joinaliasvars, var->varattno - 1));
+        // A LEFT JOIN's merged USING column is the left side's column (maybe coerced: then no key).
+        node = aliased;
+    }
+    return node;
+}
+
+// True if the expression reads no column of this level other than those of entry `index`, and
+// has no subquery.
+bool reads_only_entry(Node* node, void* context) {
+    if (node == nullptr) return true;
+    if (IsA(node, Var)) {
+        const Var* var = castNode(Var, node);
+        return var->varlevelsup != 0 || static_cast<int>(var->varno) == *static_cast<int*>(context);
+    }
+    if (IsA(node, SubLink) || IsA(node, Query) || IsA(node, Aggref) || IsA(node, PlaceHolderVar))
+        return false;
+    return !expression_tree_walker(
+        node, walker_cast(+[](Node* n, void* c) { return !reads_only_entry(n, c); }), context);
+}
+
+// The range table index of the public relation that supplies the groups: the leftmost relation
+// of a chain of LEFT JOINs that is the level's whole FROM; 0 if the level has no such form.
+int public_keys_entry(const Query* level) {
+    if (list_length(level->jointree->fromlist) != 1) return 0;
+    Node* item = static_cast<Node*>(linitial(level->jointree->fromlist));
+    bool left_join = false;
+    while (IsA(item, JoinExpr)) {
+        if (castNode(JoinExpr, item)->jointype != JOIN_LEFT) return 0;
+        left_join = true;
+        item = castNode(JoinExpr, item)->larg;
+    }
+    if (!left_join || !IsA(item, RangeTblRef)) return 0;
+    const int index = castNode(RangeTblRef, item)->rtindex;
+    const RangeTblEntry* entry = rt_fetch(index, level->rtable);
+    if (entry->rtekind != RTE_RELATION || !is_declared_public(entry->relid, nullptr)) return 0;
+    return index;
+}
+
+bool is_selection(Node* node) {
+    return node != nullptr && IsA(node, Aggref) && castNode(Aggref, node)->agglevelsup == 0 &&
+           identify_aggregate(castNode(Aggref, node)->aggfnoid).kind == AggregateKind::Selection &&
+           identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp;
+}
+
+// The level's dp_groups calls that are conditions of its HAVING (top-level conjuncts).
+List* having_selections(const Query* level) {
+    List* found = NIL;
+    Node* having = level->havingQual;
+    List* conjuncts = having == nullptr      ? NIL
+                      : is_andclause(having) ? castNode(BoolExpr, having)->args
+                                             : list_make1(having);
+    ListCell* cell;
+    foreach (cell, conjuncts) {
+        if (is_selection(static_cast<Node*>(lfirst(cell)))) found = lappend(found, lfirst(cell));
+    }
+    return found;
+}
+
+// dp_groups decides which groups of a GROUP BY appear: anywhere else its answer would release
+// the keys it withholds (SELECT k, dp_groups(...) shows every key with false beside it).
+void check_selection_placement(const Query* level, List* calls) {
+    int selections = 0;
+    ListCell* cell;
+    foreach (cell, calls) {
+        if (identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid).kind == AggregateKind::Selection)
+            ++selections;
+    }
+    if (selections == 0) return;
+    if (level->groupClause == NIL || level->groupingSets != NIL) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_GROUPING_ERROR),
+             errmsg("dp_groups selects groups: it needs a GROUP BY (without grouping sets)"),
+             errhint("Write SELECT k, dp_count(...) FROM t GROUP BY k HAVING dp_groups(epsilon, delta).")));
+    }
+    if (list_length(having_selections(level)) != selections) {
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("dp_groups must be a condition of HAVING on its own"),
+                 errdetail("Anywhere else (the select list, under NOT or OR, in a subquery) its answer "
+                           "would show the groups it withholds."),
+                 errhint("Write ... GROUP BY k HAVING dp_groups(epsilon, delta) [AND other conditions].")));
+    }
+}
+
+LevelShape shape_of(Query* level, const char* name) {
+    LevelShape shape{GroupForm::Ungrouped, NIL, NIL, 0, NIL, nullptr};
+    if (level->groupingSets != NIL) refuse(name, "GROUPING SETS, ROLLUP and CUBE are not supported.");
+    if (level->groupClause == NIL) return shape;
+    ListCell* cell;
+    foreach (cell, level->groupClause) {
+        TargetEntry* entry = get_sortgroupclause_tle(lfirst_node(SortGroupClause, cell), level->targetList);
+        shape.keys = lappend(shape.keys, entry->expr);
+        shape.key_entries = lappend(shape.key_entries, entry);
+    }
+    shape.public_index = public_keys_entry(level);
+    if (shape.public_index == 0) {
+        if (having_selections(level) == NIL) {
+            refuse(name,
+                   "A grouped release over a protected relation would show its groups' keys, which may "
+                   "identify a person: release them through private group selection (HAVING dp_groups) or "
+                   "take them from a relation declared public.");
+        }
+        shape.form = GroupForm::Selection;
+        return shape;
+    }
+    shape.form = GroupForm::PublicKeys;
+    foreach (cell, shape.keys) {
+        Node* key = resolve_join_alias(level, static_cast<Node*>(lfirst(cell)));
+        if (!IsA(key, Var) || static_cast<int>(castNode(Var, key)->varno) != shape.public_index ||
+            castNode(Var, key)->varlevelsup != 0 || castNode(Var, key)->varattno < 1) {
+            refuse(name,
+                   "With public keys every GROUP BY key must be a column of the public relation (the "
+                   "leftmost relation of the LEFT JOINs).");
+        }
+        shape.public_keys = lappend(shape.public_keys, copyObjectImpl(key));
+    }
+    // WHERE conditions on the public relation alone choose which keys exist.
+    Node* where = level->jointree->quals;
+    List* conjuncts = where == nullptr      ? NIL
+                      : is_andclause(where) ? castNode(BoolExpr, where)->args
+                                            : list_make1(where);
+    foreach (cell, conjuncts) {
+        Node* conjunct = static_cast<Node*>(lfirst(cell));
+        Node* resolved = (Node*)flatten_join_alias_vars(level, conjunct);
+        if (reads_only_entry(resolved, &shape.public_index) && !contain_volatile_functions(resolved))
+            shape.public_quals = and_of(shape.public_quals, static_cast<Node*>(copyObjectImpl(resolved)));
+    }
+    return shape;
+}
+
+// Level 1: SELECT keys, unit, partials FROM <from> WHERE <where> AND unit IS NOT NULL GROUP BY
+// keys, unit. Returns it; sets *unit_column and, per call, the partial's column (0: none).
+Query* units_level(Query* level, const LevelShape& shape, Var* unit, List* calls, const char* name,
+                   int* unit_column, List** partial_columns) {
+    Query* units = new_select();
+    units->rtable = level->rtable;
+    units->jointree = level->jointree;
+    units->hasSubLinks = level->hasSubLinks;
+    Index reference = 0;
+    ListCell* cell;
+    foreach (cell, shape.keys) {
+        Expr* key = static_cast<Expr*>(copyObjectImpl(lfirst(cell)));
+        ++reference;
+        TargetEntry* entry = makeTargetEntry(key, static_cast<AttrNumber>(reference),
+                                             psprintf("pgdp_key_%u", reference), false);
+        entry->ressortgroupref = reference;
+        units->targetList = lappend(units->targetList, entry);
+        units->groupClause = lappend(units->groupClause, group_clause(exprType((Node*)key), reference, name));
+    }
+    ++reference;
+    TargetEntry* unit_entry = makeTargetEntry((Expr*)copyObjectImpl(unit), static_cast<AttrNumber>(reference),
+                                              pstrdup("pgdp_unit"), false);
+    unit_entry->ressortgroupref = reference;
+    units->targetList = lappend(units->targetList, unit_entry);
+    units->groupClause = lappend(units->groupClause, group_clause(unit->vartype, reference, name));
+    *unit_column = static_cast<int>(reference);
+    units->jointree->quals = and_of(units->jointree->quals, (Node*)is_not_null((Expr*)copyObjectImpl(unit)));
+    foreach (cell, calls) {
+        const Aggref* call = static_cast<Aggref*>(lfirst(cell));
+        const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+        int column = 0;  // dp_count and dp_groups count the units' rows as they are
+        if (kind == AggregateKind::Sum || kind == AggregateKind::Mean) {
+            column = list_length(units->targetList) + 1;
+            units->targetList =
+                lappend(units->targetList,
+                        makeTargetEntry((Expr*)unit_partial(call, kind), static_cast<AttrNumber>(column),
+                                        psprintf("pgdp_partial_%d", column), false));
+            units->hasAggs = true;
+        }
+        *partial_columns = lappend_int(*partial_columns, column);
+    }
+    // Level 1 is one level deeper than the level was: its references to outer queries move out.
+    IncrementVarSublevelsUp((Node*)units, 1, 1);
+    return units;
+}
+
+// Level 2 over level 1 (entry 1): every column, and pgdp_rank = row_number() OVER (PARTITION BY
+// unit ORDER BY pgdp.bounding_rank()): a unit's groups in a uniformly random order, drawn per row
+// from the release CSPRNG, independent of every other unit's rows.
+Query* bounded_level(Query* units, int unit_column, const char* name) {
+    Query* bounded = new_select();
+    bounded->rtable = list_make1(subquery_entry(units, "pgdp_units"));
+    bounded->jointree = makeFromExpr(list_make1(reference_to(1)), nullptr);
+    const int columns = list_length(units->targetList);
+    for (int column = 1; column <= columns; ++column) {
+        const TargetEntry* source = list_nth_node(TargetEntry, units->targetList, column - 1);
+        TargetEntry* entry =
+            makeTargetEntry((Expr*)column_of(units, 1, column), static_cast<AttrNumber>(column),
+                            pstrdup(source->resname), false);
+        if (column == unit_column) entry->ressortgroupref = 1;
+        bounded->targetList = lappend(bounded->targetList, entry);
+    }
+    auto* row_number = makeNode(WindowFunc);
+    row_number->winfnoid = F_ROW_NUMBER;
+    row_number->wintype = INT8OID;
+    row_number->winref = 1;
+    row_number->location = -1;
+    bounded->targetList =
+        lappend(bounded->targetList, makeTargetEntry((Expr*)row_number, static_cast<AttrNumber>(columns + 1),
+                                                     pstrdup("pgdp_rank"), false));
+    Expr* rank = (Expr*)makeFuncExpr(bounding_rank_function(), INT8OID, NIL, InvalidOid, InvalidOid,
+                                     COERCE_EXPLICIT_CALL);
+    TargetEntry* rank_entry = makeTargetEntry(rank, static_cast<AttrNumber>(columns + 2), nullptr, true);
+    rank_entry->ressortgroupref = 2;
+    bounded->targetList = lappend(bounded->targetList, rank_entry);
+    auto* window = makeNode(WindowClause);
+    window->partitionClause =
+        list_make1(group_clause(exprType((Node*)column_of(units, 1, unit_column)), 1, name));
+    SortGroupClause* order = group_clause(INT8OID, 2, name);
+    window->orderClause = list_make1(order);
+    window->frameOptions = FRAMEOPTION_DEFAULTS;
+    window->winref = 1;
+    bounded->windowClause = list_make1(window);
+    bounded->hasWindowFuncs = true;
+    if (!OidIsValid(castNode(SortGroupClause, linitial(window->partitionClause))->sortop)) {
+        refuse(name, "The privacy unit column's type has no ordering operator (needed to bound its groups).");
+    }
+    return bounded;
+}
+
+// SELECT DISTINCT public keys FROM the public relation WHERE <its own conditions>.
+Query* keys_level(const Query* level, const LevelShape& shape, const char* name) {
+    Query* keys = new_select();
+    auto* relation = static_cast<RangeTblEntry*>(copyObjectImpl(rt_fetch(shape.public_index, level->rtable)));
+    keys->rtable = list_make1(relation);
+    Node* quals = static_cast<Node*>(copyObjectImpl(shape.public_quals));
+    ChangeVarNodes(quals, shape.public_index, 1, 0);
+    keys->jointree = makeFromExpr(list_make1(reference_to(1)), quals);
+    Index reference = 0;
+    ListCell* cell;
+    foreach (cell, shape.public_keys) {
+        Var* key = static_cast<Var*>(copyObjectImpl(lfirst(cell)));
+        key->varno = 1;
+        key->varnosyn = 1;
+        ++reference;
+        TargetEntry* entry = makeTargetEntry((Expr*)key, static_cast<AttrNumber>(reference),
+                                             psprintf("pgdp_key_%u", reference), false);
+        entry->ressortgroupref = reference;
+        keys->targetList = lappend(keys->targetList, entry);
+        keys->groupClause = lappend(keys->groupClause, group_clause(key->vartype, reference, name));
+    }
+    IncrementVarSublevelsUp((Node*)keys, 1, 1);
+    return keys;
+}
+
+// An RTE_JOIN entry for keys (entry 1) LEFT JOIN bounded (entry 2).
+RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
+    auto* entry = makeNode(RangeTblEntry);
+    entry->rtekind = RTE_JOIN;
+    entry->jointype = JOIN_LEFT;
+    List* names = NIL;
+    const Query* sides[2] = {keys, bounded};
+    for (int side = 0; side < 2; ++side) {
+        int column = 0;
+        ListCell* cell;
+        foreach (cell, sides[side]->targetList) {
+            const TargetEntry* target = lfirst_node(TargetEntry, cell);
+            if (target->resjunk) continue;
+            ++column;
+            entry->joinaliasvars = lappend(entry->joinaliasvars, column_of(sides[side], side + 1, column));
+            if (side == 0) {
+                entry->joinleftcols = lappend_int(entry->joinleftcols, column);
+            } else {
+                entry->joinrightcols = lappend_int(entry->joinrightcols, column);
+            }
+            names = lappend(names, makeString(pstrdup(target->resname)));
+        }
+    }
+    entry->eref = makeAlias("pgdp_groups", names);
+    entry->inFromCl = true;
+    return entry;
+}
+
+// Rewrites the level (its protected relation at protected_index) into levels 1-3.
+void rewrite_level(Query* level, int protected_index, const Protection& protection, List* calls,
+                   const LevelShape& shape, const char* name) {
     RangeTblEntry* table = rt_fetch(protected_index, level->rtable);
     Oid unit_type;
     int32 unit_typmod;
@@ -268,68 +682,79 @@ void rewrite_level(Query* level, int protected_index, const Protection& protecti
         bms_add_member(table->selectedCols, protection.unit_column - FirstLowInvalidHeapAttributeNumber);
     Var* unit = makeVar(protected_index, protection.unit_column, unit_type, unit_typmod, unit_collation, 0);
 
-    // Level 1: SELECT unit, partials FROM <from> WHERE <where> AND unit IS NOT NULL GROUP BY unit.
-    Query* units = makeNode(Query);
-    units->commandType = CMD_SELECT;
-    units->querySource = QSRC_ORIGINAL;
-    units->canSetTag = true;
-    units->rtable = level->rtable;
-    units->jointree = level->jointree;
-    units->hasSubLinks = level->hasSubLinks;
-    TargetEntry* unit_entry = makeTargetEntry((Expr*)copyObjectImpl(unit), 1, pstrdup("pgdp_unit"), false);
-    unit_entry->ressortgroupref = 1;
-    units->targetList = list_make1(unit_entry);
-    auto* group = makeNode(SortGroupClause);
-    group->tleSortGroupRef = 1;
-    get_sort_group_operators(unit_type, false, true, false, &group->sortop, &group->eqop, nullptr,
-                             &group->hashable);
-    if (!OidIsValid(group->eqop)) {
-        refuse(get_rel_name(protection.root), "The privacy unit column's type has no equality operator.");
-    }
-    units->groupClause = list_make1(group);
-    auto* not_null = makeNode(NullTest);
-    not_null->arg = (Expr*)copyObjectImpl(unit);
-    not_null->nulltesttype = IS_NOT_NULL;
-    not_null->location = -1;
-    Node* quals = units->jointree->quals;
-    units->jointree->quals =
-        quals == nullptr ? (Node*)not_null : (Node*)makeBoolExpr(AND_EXPR, list_make2(quals, not_null), -1);
+    int unit_column = 0;
+    List* partial_columns = NIL;
+    Query* units = units_level(level, shape, unit, calls, name, &unit_column, &partial_columns);
+    const bool grouped = shape.form != GroupForm::Ungrouped;
+    // Grouped: each unit keeps at most m groups (level 2); its releases cover m groups.
+    Query* source = grouped ? bounded_level(units, unit_column, name) : units;
+    const int m = grouped ? protection.max_groups : 1;
+    const int source_varno = shape.form == GroupForm::PublicKeys ? 2 : 1;
 
-    Replacement replacement{NIL, NIL};
-    List* column_names = list_make1(makeString(pstrdup("pgdp_unit")));
-    ListCell* cell;
-    foreach (cell, calls) {
-        Aggref* call = static_cast<Aggref*>(lfirst(cell));
-        const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
-        Node* result = (Node*)copyObjectImpl(call);  // dp_count: counts the units as it is
-        if (identity.kind != AggregateKind::Count) {
-            Aggref* partial = unit_partial(call, identity.kind);
-            const auto column = static_cast<AttrNumber>(list_length(units->targetList) + 1);
-            char* column_name = psprintf("pgdp_partial_%d", column - 1);
-            units->targetList =
-                lappend(units->targetList, makeTargetEntry((Expr*)partial, column, column_name, false));
-            units->hasAggs = true;
-            column_names = lappend(column_names, makeString(column_name));
-            result = call_over_partial(call, partial->aggtype, column);
+    Replacement replacement{NIL, NIL, NIL, NIL};
+    ListCell* call_cell;
+    ListCell* column_cell;
+    forboth (call_cell, calls, column_cell, partial_columns) {
+        Aggref* call = static_cast<Aggref*>(lfirst(call_cell));
+        auto* over = static_cast<Aggref*>(copyObjectImpl(call));
+        if (grouped) over->location = groups_per_unit_location(m);
+        if (shape.form == GroupForm::PublicKeys) {
+            // A public key without units has one row of NULLs from the LEFT JOIN: counted by no call.
+            over->aggfilter = (Expr*)is_not_null((Expr*)column_of(source, source_varno, unit_column));
         }
+        Node* result = (Node*)over;  // dp_count, dp_groups: count the rows (units) as they are
+        if (lfirst_int(column_cell) != 0)
+            result = call_over_partial(over, call, column_of(source, source_varno, lfirst_int(column_cell)));
         replacement.calls = lappend(replacement.calls, call);
         replacement.results = lappend(replacement.results, result);
     }
-    // Level 1 is one level deeper than the level was: its references to outer queries move out.
-    IncrementVarSublevelsUp((Node*)units, 1, 1);
 
-    // The level now aggregates over the units.
-    auto* entry = makeNode(RangeTblEntry);
-    entry->rtekind = RTE_SUBQUERY;
-    entry->subquery = units;
-    entry->eref = makeAlias("pgdp_units", column_names);
-    entry->inFromCl = true;
-    auto* reference = makeNode(RangeTblRef);
-    reference->rtindex = 1;
-    level->rtable = list_make1(entry);
-    level->jointree = makeFromExpr(list_make1(reference), nullptr);
+    // Level 3: the level itself, over the units (bounded when grouped).
+    RangeTblEntry* source_entry = subquery_entry(source, grouped ? "pgdp_bounded" : "pgdp_units");
+    Node* kept = nullptr;  // grouped: pgdp_rank <= m
+    if (grouped) {
+        const int rank_column = list_length(units->targetList) + 1;
+        kept = (Node*)operator_clause(
+            "<=", INT8OID, (Expr*)column_of(source, source_varno, rank_column),
+            (Expr*)makeConst(INT8OID, -1, InvalidOid, 8, Int64GetDatum(m), false, true));
+    }
+    int key_number = 0;
+    ListCell* key_cell;
+    if (shape.form == GroupForm::PublicKeys) {
+        Query* keys = keys_level(level, shape, name);
+        Node* on = kept;
+        foreach (key_cell, shape.keys) {
+            ++key_number;
+            const SortGroupClause* clause =
+                list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
+            Expr* equal_keys = make_opclause(
+                clause->eqop, BOOLOID, false, (Expr*)column_of(keys, 1, key_number),
+                (Expr*)column_of(source, 2, key_number), InvalidOid, exprCollation((Node*)lfirst(key_cell)));
+            set_opfuncid(castNode(OpExpr, equal_keys));
+            on = and_of(on, (Node*)equal_keys);
+            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
+            replacement.key_columns = lappend(replacement.key_columns, column_of(keys, 1, key_number));
+        }
+        auto* join = makeNode(JoinExpr);
+        join->jointype = JOIN_LEFT;
+        join->larg = (Node*)reference_to(1);
+        join->rarg = (Node*)reference_to(2);
+        join->quals = on;
+        join->rtindex = 3;
+        level->rtable =
+            list_make3(subquery_entry(keys, "pgdp_keys"), source_entry, left_join_entry(keys, source));
+        level->jointree = makeFromExpr(list_make1(join), nullptr);
+    } else {
+        foreach (key_cell, shape.keys) {
+            ++key_number;
+            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
+            replacement.key_columns = lappend(replacement.key_columns, column_of(source, 1, key_number));
+        }
+        level->rtable = list_make1(source_entry);
+        level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
+    }
     level->hasSubLinks = false;
-    auto mutator = reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls));
+    auto mutator = reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls_and_keys));
     level->targetList = (List*)expression_tree_mutator((Node*)level->targetList, mutator, &replacement);
     level->havingQual = expression_tree_mutator(level->havingQual, mutator, &replacement);
 }
@@ -341,6 +766,8 @@ bool process_level(Query* level, List** marks) {
     collect_calls((Node*)level->targetList, &calls);
     collect_calls(level->havingQual, &calls);
     if (calls.pgdp == NIL) return false;
+    check_selection_placement(level, calls.pgdp);
+    if (catalog->count == 0) return false;
 
     int protected_index = 0;
     int protected_count = 0;
@@ -368,9 +795,6 @@ bool process_level(Query* level, List** marks) {
                "policy of the releasing query; person-level releases need it directly in FROM.");
     }
     if (protected_count > 1) refuse(name, "The query reads more than one protected relation.");
-    if (level->groupClause != NIL || level->groupingSets != NIL) {
-        refuse(name, "Grouped person-level releases need private group selection or public keys.");
-    }
     if (calls.other)
         refuse(name, "The query computes other aggregates beside pgdp's over the protected rows.");
     if (level->hasWindowFuncs || level->hasTargetSRFs || level->setOperations != nullptr ||
@@ -382,9 +806,6 @@ bool process_level(Query* level, List** marks) {
     if (checkExprHasSubLink((Node*)level->targetList) || checkExprHasSubLink(level->havingQual)) {
         refuse(name, "Subqueries in the select list or HAVING are not supported in a person-level release.");
     }
-    if (has_bare_vars((Node*)level->targetList, nullptr) || has_bare_vars(level->havingQual, nullptr)) {
-        refuse(name, "Columns outside the aggregates are not supported in a person-level release.");
-    }
     foreach (cell, calls.pgdp) {
         const Aggref* call = static_cast<const Aggref*>(lfirst(cell));
         if (call->aggfilter != nullptr || call->aggorder != NIL || call->aggdistinct != NIL) {
@@ -394,8 +815,18 @@ bool process_level(Query* level, List** marks) {
     if (protection.unit_column == InvalidAttrNumber) {
         refuse(name, "The relation read has no column named like the privacy unit.");
     }
-    rewrite_level(level, protected_index, protection, calls.pgdp);
-    *marks = lappend_int(*marks, static_cast<int>(protection_hash(protection)));
+    const LevelShape shape = shape_of(level, name);
+    if (shape.form == GroupForm::PublicKeys && shape.public_index == protected_index)
+        refuse(name, "The public relation is the protected one.");
+    const Oid public_relation =
+        shape.form == GroupForm::PublicKeys ? rt_fetch(shape.public_index, level->rtable)->relid : InvalidOid;
+    // What the level computes outside the calls must be from group keys (post-processing of them).
+    if (has_bare_vars((Node*)level->targetList, shape.keys) || has_bare_vars(level->havingQual, shape.keys)) {
+        refuse(name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
+    }
+    rewrite_level(level, protected_index, protection, calls.pgdp, shape, name);
+    *marks = lappend(*marks, make_mark(kMarkCacheId, protection_hash(protection)));
+    if (OidIsValid(public_relation)) *marks = lappend(*marks, make_mark(kPublicCacheId, public_relation));
     return true;
 }
 
@@ -414,9 +845,9 @@ bool rewrite_walker(Node* node, void* context) {
 }  // namespace
 
 List* rewrite_person_level_releases(Query* parse) {
+    // With nothing protected the walk only checks where dp_groups is.
     const ProtectionCatalog protections = read_protection_catalog(nullptr);
-    if (protections.count == 0) return NIL;  // nothing is protected: no query has anything to rewrite
-    catalog = &protections;                  // for the walk below only
+    catalog = &protections;  // for the walk below only
     List* marks = NIL;
     rewrite_walker((Node*)parse, &marks);
     catalog = nullptr;
@@ -435,17 +866,14 @@ List* rewrite_person_level_releases(Query* parse) {
 }
 
 void mark_person_level_plan(PlannedStmt* statement, List* marks) {
+    int levels = 0;
     ListCell* cell;
     foreach (cell, marks) {
-        auto* mark = makeNode(PlanInvalItem);
-        mark->cacheId = kMarkCacheId;
-        mark->hashValue = static_cast<uint32>(lfirst_int(cell));
-        statement->invalItems = lappend(statement->invalItems, mark);
+        statement->invalItems = lappend(statement->invalItems, lfirst(cell));
+        if (lfirst_node(PlanInvalItem, cell)->cacheId == kMarkCacheId) ++levels;
     }
-    auto* count = makeNode(PlanInvalItem);
-    count->cacheId = kScanCountCacheId;
-    count->hashValue = static_cast<uint32>(list_length(marks));
-    statement->invalItems = lappend(statement->invalItems, count);
+    statement->invalItems =
+        lappend(statement->invalItems, make_mark(kScanCountCacheId, static_cast<uint32>(levels)));
 }
 
 namespace {
@@ -489,8 +917,29 @@ bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog&
     foreach (cell, statement->invalItems) {
         const auto* item = lfirst_node(PlanInvalItem, cell);
         if (item->cacheId == kScanCountCacheId) expected = static_cast<int>(item->hashValue);
+        // The keys of a relation no longer declared public are not released (prepare again).
+        if (item->cacheId == kPublicCacheId &&
+            !is_declared_public(static_cast<Oid>(item->hashValue), nullptr))
+            return false;
     }
     return any && named == expected;
 }
 
 }  // namespace pgdp::pg
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_bounding_rank);
+
+// pgdp.bounding_rank(): 63 uniform bits from the release CSPRNG, the order in which a grouped
+// person-level release keeps a unit's groups (person_level.cpp, bounded_level). Fresh per row,
+// so a unit's choice depends on no other unit's rows; no setseed() reaches it (random() would).
+Datum pgdp_bounding_rank(PG_FUNCTION_ARGS) {
+    (void)fcinfo;
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    std::uint64_t bits = 0;
+    PGDP_GUARDED(bits = random.next_u64());
+    PG_RETURN_INT64(static_cast<int64>(bits >> 1));
+}
+
+}  // extern "C"

@@ -139,6 +139,29 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
     return set;
 }
 
+bool is_declared_public(Oid relation, Snapshot query_snapshot) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    const Oid catalog = OidIsValid(schema) ? get_relname_relid("public_relations", schema) : InvalidOid;
+    if (!OidIsValid(catalog)) return false;
+    const bool fresh = !IsInParallelMode();
+    if (!fresh && query_snapshot == nullptr && ActiveSnapshotSet()) query_snapshot = GetActiveSnapshot();
+    if (!fresh && query_snapshot == nullptr) return false;  // fail closed
+    Relation table = table_open(catalog, AccessShareLock);
+    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
+    SysScanDesc scan = systable_beginscan(table, InvalidOid, false, snapshot, 0, nullptr);
+    bool found = false;
+    HeapTuple tuple;
+    while (!found && HeapTupleIsValid(tuple = systable_getnext(scan))) {
+        bool is_null = false;
+        const Datum value = heap_getattr(tuple, 1, RelationGetDescr(table), &is_null);  // relation regclass
+        found = !is_null && DatumGetObjectId(value) == relation;
+    }
+    systable_endscan(scan);
+    if (fresh) UnregisterSnapshot(snapshot);
+    table_close(table, AccessShareLock);
+    return found;
+}
+
 bool find_protection(const ProtectionCatalog& set, Oid relation, Protection* protection) {
     const Oid root = set.count > 0 ? protected_self_or_ancestor(relation, set) : InvalidOid;
     bool found = false;

@@ -36,6 +36,10 @@ struct Protection {
 // True (and *protection set) if `relation` is protected or descends from a protected relation.
 bool find_protection(const ProtectionCatalog& catalog, Oid relation, Protection* protection);
 
+// True if `relation` is listed in pgdp.public_relations (read like read_protection_catalog): its
+// rows may be a release's group keys.
+bool is_declared_public(Oid relation, Snapshot query_snapshot);
+
 // ereports 0A000 if the plan (subplans, CTEs and the tables behind its views included: they are
 // all in its range table) reads a relation of the catalog or a descendant of one.
 void refuse_releases_over_protected_relations(const PlannedStmt* statement, const ProtectionCatalog& catalog);

@@ -18,6 +18,7 @@ extern "C" {
 #include "catalog/pg_class.h"
 }
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/aggregate_release.hpp"
@@ -482,7 +483,8 @@ ChargeItem charge_item(const Site& site, const Parameters& parameters) {
     item.noise_scale = charge.noise_scale;
     item.sensitivity = charge.sensitivity;
     item.gaussian_mu2 = charge.gaussian_mu2;
-    item.mechanism = static_cast<int32>(charge.mechanism);
+    std::strncpy(item.mechanism, charge.mechanism_name.data(),
+                 std::min(sizeof item.mechanism - 1, charge.mechanism_name.size()));
     std::strncpy(item.aggregate, site.identity.name, sizeof item.aggregate - 1);
     return item;
 }
@@ -642,8 +644,9 @@ bool same_parameters(const Parameters& a, const Parameters& b) {
     auto same = [](double u, double v) { return std::memcmp(&u, &v, sizeof(double)) == 0; };
     return same(x.lower, y.lower) && same(x.upper, y.upper) && same(x.epsilon, y.epsilon) &&
            same(x.delta, y.delta) && same(x.alpha, y.alpha) && x.mechanism == y.mechanism &&
-           x.integer_values == y.integer_values && x.unit_exponent == y.unit_exponent &&
-           a.value_type == b.value_type;
+           x.selection_mechanism == y.selection_mechanism && x.min_units == y.min_units &&
+           x.groups_per_unit == y.groups_per_unit && x.integer_values == y.integer_values &&
+           x.unit_exponent == y.unit_exponent && a.value_type == b.value_type;
 }
 
 // A later partition's call whose release an earlier partition's charged call already covers: the
