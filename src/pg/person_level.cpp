@@ -415,9 +415,9 @@ bool reads_only_entry(Node* node, void* context) {
         node, walker_cast(+[](Node* n, void* c) { return !reads_only_entry(n, c); }), context);
 }
 
-// The range table index of the public relation that supplies the groups: the leftmost relation
-// of a chain of LEFT JOINs that is the level's whole FROM; 0 if the level has no such form.
-int public_keys_entry(const Query* level) {
+// The range table index of the relation that may supply the groups: the leftmost relation of a
+// chain of LEFT JOINs that is the level's whole FROM; 0 if the level has no such form.
+int left_join_keys_entry(const Query* level) {
     if (list_length(level->jointree->fromlist) != 1) return 0;
     Node* item = static_cast<Node*>(linitial(level->jointree->fromlist));
     bool left_join = false;
@@ -428,9 +428,7 @@ int public_keys_entry(const Query* level) {
     }
     if (!left_join || !IsA(item, RangeTblRef)) return 0;
     const int index = castNode(RangeTblRef, item)->rtindex;
-    const RangeTblEntry* entry = rt_fetch(index, level->rtable);
-    if (entry->rtekind != RTE_RELATION || !is_declared_public(entry->relid, nullptr)) return 0;
-    return index;
+    return rt_fetch(index, level->rtable)->rtekind == RTE_RELATION ? index : 0;
 }
 
 bool is_selection(Node* node) {
@@ -490,9 +488,26 @@ LevelShape shape_of(Query* level, const char* name) {
         shape.keys = lappend(shape.keys, entry->expr);
         shape.key_entries = lappend(shape.key_entries, entry);
     }
-    shape.public_index = public_keys_entry(level);
+    const int keys_index = left_join_keys_entry(level);
+    const bool has_selection = having_selections(level) != NIL;
+    if (keys_index != 0 && is_declared_public(rt_fetch(keys_index, level->rtable)->relid, nullptr)) {
+        shape.public_index = keys_index;
+    } else if (keys_index != 0 && !has_selection) {
+        const char* keys_name = get_rel_name(rt_fetch(keys_index, level->rtable)->relid);
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("relation \"%s\" is not declared public: its rows cannot be the groups of a release over "
+                    "protected relation \"%s\"",
+                    keys_name != nullptr ? keys_name : "?", name),
+             errdetail("Only a relation a pgdp admin declared public supplies group keys without private "
+                       "selection: every key it holds is released, whether or not people have rows there."),
+             errhint("Ask an admin to run SELECT pgdp.declare_public('%s'), or select the groups privately "
+                     "with HAVING dp_groups(epsilon, delta).",
+                     keys_name != nullptr ? keys_name : "?")));
+    }
     if (shape.public_index == 0) {
-        if (having_selections(level) == NIL) {
+        if (!has_selection) {
             refuse(name,
                    "A grouped release over a protected relation would show its groups' keys, which may "
                    "identify a person: release them through private group selection (HAVING dp_groups) or "
