@@ -43,3 +43,112 @@ COMMENT ON AGGREGATE dp_groups(float8, float8, text, int8) IS
 CREATE FUNCTION pgdp.bounding_rank() RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgdp_bounding_rank' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION pgdp.bounding_rank() IS 'Grouped person-level releases: a random rank per (unit, group) row, for the contribution bound';
+
+-- =============================================================================================
+-- Privacy unit kinds (0.7): protected relations of one kind may be joined on their units.
+ALTER TABLE pgdp.protected_relations ADD COLUMN privacy_unit_kind name;
+DROP FUNCTION pgdp.protect(regclass, name, int);
+CREATE OR REPLACE VIEW pgdp.protections AS
+SELECT p.relation, 'protected'::text AS kind, p.privacy_unit, p.max_groups_contributed,
+       p.protected_by AS declared_by, p.protected_at AS declared_at,
+       CASE WHEN c.oid IS NULL THEN 'relation missing'
+            WHEN NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
+                             WHERE a.attrelid = p.relation AND a.attname = p.privacy_unit AND a.attnum > 0
+                               AND NOT a.attisdropped) THEN 'privacy unit missing'
+            ELSE 'ok' END AS status,
+       p.privacy_unit_kind
+FROM pgdp.protected_relations p LEFT JOIN pg_catalog.pg_class c ON c.oid = p.relation
+UNION ALL
+SELECT r.relation, 'public', NULL, NULL, r.declared_by, r.declared_at,
+       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END, NULL
+FROM pgdp.public_relations r LEFT JOIN pg_catalog.pg_class c ON c.oid = r.relation;
+GRANT SELECT ON pgdp.protections TO PUBLIC;
+COMMENT ON VIEW pgdp.protections IS
+    'Protected relations (privacy unit, max_groups_contributed, privacy unit kind) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
+
+CREATE FUNCTION pgdp.protect(relation regclass, privacy_unit name, max_groups_contributed int DEFAULT 1,
+                             privacy_unit_kind name DEFAULT NULL)
+RETURNS SETOF pgdp.protections
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    column_number int2;
+BEGIN
+    PERFORM pgdp.check_relation_argument(relation, 'protect');
+    IF privacy_unit IS NULL THEN
+        RAISE EXCEPTION 'privacy_unit must not be NULL' USING ERRCODE = 'null_value_not_allowed',
+            HINT = 'privacy_unit names the column identifying the person (or other unit) each row belongs to, e.g. ''customer_id''.';
+    END IF;
+    SELECT a.attnum INTO column_number FROM pg_attribute a
+    WHERE a.attrelid = protect.relation AND a.attname = protect.privacy_unit AND NOT a.attisdropped;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'privacy_unit: column "%" of relation % does not exist', privacy_unit, relation
+            USING ERRCODE = 'undefined_column',
+                  HINT = 'privacy_unit names the column identifying the person (or other unit) each row belongs to.';
+    END IF;
+    IF column_number < 0 THEN
+        RAISE EXCEPTION 'privacy_unit: column "%" of relation % is a system column', privacy_unit, relation
+            USING ERRCODE = 'invalid_column_reference',
+                  HINT = 'privacy_unit names a column of the data identifying each row''s person, e.g. ''customer_id''.';
+    END IF;
+    IF max_groups_contributed IS NULL THEN
+        RAISE EXCEPTION 'max_groups_contributed must not be NULL' USING ERRCODE = 'null_value_not_allowed',
+            HINT = 'max_groups_contributed is the number of groups of a query one unit may contribute to (default 1).';
+    END IF;
+    IF max_groups_contributed < 1 THEN
+        RAISE EXCEPTION 'max_groups_contributed must be an integer >= 1, got %', max_groups_contributed
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'max_groups_contributed is the number of groups of a query one unit may contribute to (default 1).';
+    END IF;
+    IF EXISTS (SELECT FROM pgdp.public_relations r WHERE r.relation = protect.relation) THEN
+        RAISE EXCEPTION 'relation % is declared public', relation USING ERRCODE = 'object_not_in_prerequisite_state',
+            HINT = format('A relation is protected or public, not both: pgdp.undeclare_public(%L) first.', relation::text);
+    END IF;
+    INSERT INTO pgdp.protected_relations AS p (relation, privacy_unit, max_groups_contributed, protected_by,
+                                               privacy_unit_kind)
+    VALUES (protect.relation, protect.privacy_unit, protect.max_groups_contributed, session_user::regrole,
+            protect.privacy_unit_kind)
+    ON CONFLICT ON CONSTRAINT protected_relations_pkey DO UPDATE
+        SET privacy_unit = excluded.privacy_unit, max_groups_contributed = excluded.max_groups_contributed,
+            protected_by = excluded.protected_by, protected_at = now(),
+            privacy_unit_kind = excluded.privacy_unit_kind;
+    RETURN QUERY SELECT * FROM pgdp.protections s WHERE s.relation = protect.relation;
+END $$;
+COMMENT ON FUNCTION pgdp.protect(regclass, name, int, name) IS
+    'Admins: protects a table or partitioned table (and its partitions), or changes its protection: privacy_unit is the column naming each row''s person, max_groups_contributed the groups one unit may contribute to per query, privacy_unit_kind what the unit identifies (relations of one kind may be joined on their units).';
+REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int, name) FROM PUBLIC;
+
+-- Admins are the roles with EXECUTE on pgdp.set_budget: they get the new pgdp.protect too.
+CREATE OR REPLACE FUNCTION pgdp.designate_admin(role regrole) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'only a superuser can designate pgdp admins' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    EXECUTE format('GRANT EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
+                   'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int, name), '
+                   'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass) TO %s', role);
+    EXECUTE format('GRANT SELECT ON pgdp.budget_status, pgdp.ledger TO %s', role);
+END $$;
+CREATE OR REPLACE FUNCTION pgdp.revoke_admin(role regrole) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'only a superuser can revoke pgdp admins' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    EXECUTE format('REVOKE EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
+                   'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int, name), '
+                   'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass) FROM %s', role);
+    EXECUTE format('REVOKE SELECT ON pgdp.budget_status, pgdp.ledger FROM %s', role);
+END $$;
+DO $$
+DECLARE
+    admin regrole;
+BEGIN
+    FOR admin IN
+        SELECT DISTINCT a.grantee::regrole FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+        WHERE p.oid = 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)'::pg_catalog.regprocedure
+          AND a.privilege_type = 'EXECUTE' AND a.grantee <> 0 AND a.grantee <> p.proowner
+    LOOP
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION pgdp.protect(regclass, name, int, name) TO %s', admin);
+    END LOOP;
+END $$;

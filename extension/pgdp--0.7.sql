@@ -1134,7 +1134,7 @@ BEGIN
         RAISE EXCEPTION 'only a superuser can designate pgdp admins' USING ERRCODE = 'insufficient_privilege';
     END IF;
     EXECUTE format('GRANT EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
-                   'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int), '
+                   'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int, name), '
                    'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass) TO %s', role);
     EXECUTE format('GRANT SELECT ON pgdp.budget_status, pgdp.ledger TO %s', role);
 END $$;
@@ -1145,7 +1145,7 @@ BEGIN
         RAISE EXCEPTION 'only a superuser can revoke pgdp admins' USING ERRCODE = 'insufficient_privilege';
     END IF;
     EXECUTE format('REVOKE EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
-                   'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int), '
+                   'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int, name), '
                    'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass) FROM %s', role);
     EXECUTE format('REVOKE SELECT ON pgdp.budget_status, pgdp.ledger FROM %s', role);
 END $$;
@@ -1176,7 +1176,10 @@ CREATE TABLE pgdp.protected_relations (
     privacy_unit name NOT NULL,             -- the column identifying each row's person (or other unit)
     max_groups_contributed int NOT NULL CHECK (max_groups_contributed >= 1),  -- m: groups per unit and query
     protected_by regrole NOT NULL,          -- the session user who protected it (last)
-    protected_at timestamptz NOT NULL DEFAULT now()
+    protected_at timestamptz NOT NULL DEFAULT now(),
+    -- What the privacy unit identifies (0.7): protected relations of the same kind may be joined on
+    -- their units (one person's rows in both); NULL: a kind of its own.
+    privacy_unit_kind name
 );
 COMMENT ON TABLE pgdp.protected_relations IS 'Relations whose rows belong to privacy units (people): releases over them are person-level';
 SELECT pg_catalog.pg_extension_config_dump('pgdp.protected_relations', '');
@@ -1200,15 +1203,16 @@ SELECT p.relation, 'protected'::text AS kind, p.privacy_unit, p.max_groups_contr
             WHEN NOT EXISTS (SELECT FROM pg_catalog.pg_attribute a
                              WHERE a.attrelid = p.relation AND a.attname = p.privacy_unit AND a.attnum > 0
                                AND NOT a.attisdropped) THEN 'privacy unit missing'
-            ELSE 'ok' END AS status
+            ELSE 'ok' END AS status,
+       p.privacy_unit_kind
 FROM pgdp.protected_relations p LEFT JOIN pg_catalog.pg_class c ON c.oid = p.relation
 UNION ALL
 SELECT r.relation, 'public', NULL, NULL, r.declared_by, r.declared_at,
-       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END
+       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END, NULL
 FROM pgdp.public_relations r LEFT JOIN pg_catalog.pg_class c ON c.oid = r.relation;
 GRANT SELECT ON pgdp.protections TO PUBLIC;
 COMMENT ON VIEW pgdp.protections IS
-    'Protected relations (privacy unit, max_groups_contributed) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
+    'Protected relations (privacy unit, max_groups_contributed, privacy unit kind) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
 
 -- Raises 22004 for a NULL relation and 42809 for a relation of a kind that cannot be `what`
 -- (protected: tables and partitioned tables that are not partitions; public: also views,
@@ -1256,7 +1260,8 @@ BEGIN
     RETURN kind;
 END $$;
 
-CREATE FUNCTION pgdp.protect(relation regclass, privacy_unit name, max_groups_contributed int DEFAULT 1)
+CREATE FUNCTION pgdp.protect(relation regclass, privacy_unit name, max_groups_contributed int DEFAULT 1,
+                             privacy_unit_kind name DEFAULT NULL)
 RETURNS SETOF pgdp.protections
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -1292,15 +1297,18 @@ BEGIN
         RAISE EXCEPTION 'relation % is declared public', relation USING ERRCODE = 'object_not_in_prerequisite_state',
             HINT = format('A relation is protected or public, not both: pgdp.undeclare_public(%L) first.', relation::text);
     END IF;
-    INSERT INTO pgdp.protected_relations AS p (relation, privacy_unit, max_groups_contributed, protected_by)
-    VALUES (protect.relation, protect.privacy_unit, protect.max_groups_contributed, session_user::regrole)
+    INSERT INTO pgdp.protected_relations AS p (relation, privacy_unit, max_groups_contributed, protected_by,
+                                               privacy_unit_kind)
+    VALUES (protect.relation, protect.privacy_unit, protect.max_groups_contributed, session_user::regrole,
+            protect.privacy_unit_kind)
     ON CONFLICT ON CONSTRAINT protected_relations_pkey DO UPDATE
         SET privacy_unit = excluded.privacy_unit, max_groups_contributed = excluded.max_groups_contributed,
-            protected_by = excluded.protected_by, protected_at = now();
+            protected_by = excluded.protected_by, protected_at = now(),
+            privacy_unit_kind = excluded.privacy_unit_kind;
     RETURN QUERY SELECT * FROM pgdp.protections s WHERE s.relation = protect.relation;
 END $$;
-COMMENT ON FUNCTION pgdp.protect(regclass, name, int) IS
-    'Admins: protects a table or partitioned table (and its partitions), or changes its protection: privacy_unit is the column naming each row''s person, max_groups_contributed the groups one unit may contribute to per query.';
+COMMENT ON FUNCTION pgdp.protect(regclass, name, int, name) IS
+    'Admins: protects a table or partitioned table (and its partitions), or changes its protection: privacy_unit is the column naming each row''s person, max_groups_contributed the groups one unit may contribute to per query, privacy_unit_kind what the unit identifies (relations of one kind may be joined on their units).';
 
 CREATE FUNCTION pgdp.unprotect(relation regclass) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -1381,7 +1389,7 @@ BEGIN
 END $$;
 CREATE EVENT TRIGGER pgdp_forget_dropped_relations ON sql_drop EXECUTE FUNCTION pgdp.forget_dropped_relations();
 CREATE EVENT TRIGGER pgdp_keep_privacy_units ON ddl_command_end EXECUTE FUNCTION pgdp.keep_privacy_units();
-REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int), pgdp.unprotect(regclass), pgdp.declare_public(regclass),
+REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int, name), pgdp.unprotect(regclass), pgdp.declare_public(regclass),
                        pgdp.undeclare_public(regclass), pgdp.check_relation_argument(regclass, text),
                        pgdp.forget_dropped_relations(), pgdp.keep_privacy_units()
     FROM PUBLIC;

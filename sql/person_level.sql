@@ -87,7 +87,7 @@ SELECT dp_count(1.0) FROM (SELECT * FROM pl_visits) v;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT dp_count(1.0) FROM pl_tags WHERE tag IN (SELECT person FROM pl_visits);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT dp_count(1.0) FROM pl_visits a JOIN pl_visits b USING (person);
+SELECT dp_count(1.0) FROM pl_visits a JOIN pl_visits b ON a.minutes = b.minutes;  -- a self-join not on the unit
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT dp_count(1.0), count(*) FROM pl_visits;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

@@ -66,7 +66,7 @@ SELECT dp_count(1e6) FROM (SELECT * FROM pla_visits) s;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 WITH w AS (SELECT * FROM pla_visits) SELECT dp_count(1e6) FROM w;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT dp_count(1e6) FROM pla_visits p1 JOIN pla_visits p2 USING (person);
+SELECT dp_count(1e6) FROM pla_visits p1 JOIN pla_visits p2 ON true;  -- a self-join mixing people
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 CREATE VIEW pla.visits_view WITH (security_barrier) AS SELECT * FROM pla_visits;
 SELECT dp_count(1e6) FROM pla.visits_view;

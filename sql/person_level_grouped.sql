@@ -142,6 +142,45 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- Protected relations joined on their units: relations of one declared kind (or one relation
+-- joined to itself) may be joined on the unit; the unit is bounded after the join, m is the
+-- smallest of theirs. gr_payments' persons are gr_visits' persons (kind 'person').
+RESET SESSION AUTHORIZATION;
+SET client_min_messages = warning;
+CREATE TABLE gr_payments (person int, paid int);
+INSERT INTO gr_payments SELECT 1 + g % 150, 7 FROM generate_series(1, 600) g;  -- persons 1..150, 4 rows each
+CREATE TABLE gr_devices (person int);  -- protected, its units of no declared kind
+INSERT INTO gr_devices SELECT g FROM generate_series(1, 100) g;
+GRANT SELECT ON gr_payments, gr_devices TO gr_analyst;
+SELECT relation, privacy_unit_kind FROM pgdp.protect('gr_visits', 'person', 3, privacy_unit_kind => 'person');
+SELECT relation, privacy_unit_kind FROM pgdp.protect('gr_payments', 'person', 2, privacy_unit_kind => 'person');
+SELECT relation, privacy_unit_kind FROM pgdp.protect('gr_devices', 'person');
+SELECT relation, kind, privacy_unit, max_groups_contributed, privacy_unit_kind FROM pgdp.protections
+WHERE relation::text LIKE 'gr\_%' ORDER BY relation::text;
+RESET client_min_messages;
+SET SESSION AUTHORIZATION gr_analyst;
+-- Exact: the persons in both (1..150), each once however many rows the join makes of them; each
+-- person's joined sum (its visits' amounts times its 4 payments) clamped to [0, 400].
+SELECT count(DISTINCT person) AS units FROM gr_visits JOIN gr_payments USING (person) \gset
+SELECT sum(least(s, 400)) AS joined_sum
+FROM (SELECT person, sum(amount) s FROM gr_visits JOIN gr_payments USING (person) GROUP BY person) u \gset
+SELECT dp_count(1e6) = :units AS units_exact, dp_sum(amount, 0, 400, 1e6) = :joined_sum AS sum_exact
+FROM gr_visits JOIN gr_payments USING (person);
+SELECT dp_count(1e6) = :units AS units_exact FROM gr_visits v, gr_payments p WHERE v.person = p.person;
+-- LEFT JOIN: every visiting person counts (201 units: 1..200 and 999).
+SELECT dp_count(1e6) AS units FROM gr_visits v LEFT JOIN gr_payments p ON v.person = p.person;
+-- A relation joined to itself on its unit.
+SELECT dp_count(1e6) AS units FROM gr_payments a JOIN gr_payments b USING (person);
+-- Grouped with public keys (m = min(3, 2) = 2; persons 1..150 are in two regions each).
+CREATE TEMP TABLE gr_joined_exact AS
+SELECT v.region, count(DISTINCT v.person) AS units FROM gr_visits v JOIN gr_payments p USING (person) GROUP BY v.region;
+WITH released AS (
+    SELECT k.region, dp_count(1e6) AS units FROM gr_regions k
+    LEFT JOIN (gr_visits v JOIN gr_payments p ON v.person = p.person) ON k.region = v.region
+    WHERE k.region LIKE 'r%' GROUP BY k.region)
+SELECT r.region, r.units = coalesce(e.units, 0) AS units_exact
+FROM released r LEFT JOIN gr_joined_exact e USING (region) ORDER BY region;
+
 -- Refused before anything is charged: clear errors.
 \set SHOW_CONTEXT never
 TRUNCATE gr_before;
@@ -178,6 +217,13 @@ SELECT region FROM gr_visits GROUP BY region HAVING dp_groups(1, 1e-6, NULL);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT region FROM gr_visits GROUP BY region HAVING dp_groups(1, 1e-6, 'auto', 0);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- Protected relations not joined on their units, or of no common kind.
+SELECT dp_count(1) FROM gr_visits v JOIN gr_payments p ON v.person < p.person;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT dp_count(1) FROM gr_visits v CROSS JOIN gr_payments p;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT dp_count(1) FROM gr_visits JOIN gr_devices USING (person);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- Grouping sets.
 SELECT region, dp_count(1) FROM gr_visits GROUP BY ROLLUP (region) HAVING dp_groups(1, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
@@ -198,6 +244,9 @@ SET client_min_messages = warning;
 DEALLOCATE gr_keys_count;
 SELECT pgdp.unprotect('gr_visits');
 SELECT pgdp.undeclare_public('gr_regions');
-DROP TABLE gr_visits, gr_regions, gr_private_regions, gr_tags, gr_rows, gr_exact, gr_spread, gr_before;
+SELECT pgdp.unprotect('gr_payments');
+SELECT pgdp.unprotect('gr_devices');
+DROP TABLE gr_visits, gr_regions, gr_private_regions, gr_tags, gr_rows, gr_payments, gr_devices, gr_exact, gr_spread,
+           gr_before, gr_joined_exact;
 DELETE FROM pgdp.budgets WHERE role = 'gr_analyst'::regrole;
 DROP ROLE gr_analyst;

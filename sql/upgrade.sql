@@ -238,11 +238,11 @@ SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric
        has_function_privilege('upgrade_basic', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS analyst_sets;
 -- An admin designated before 0.6 may protect relations and declare them public after the update;
 -- an analyst may not (0.6).
-SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int)', 'EXECUTE') AS admin_protects,
+SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS admin_protects,
        has_function_privilege('upgrade_admin', 'pgdp.unprotect(regclass)', 'EXECUTE') AS admin_unprotects,
        has_function_privilege('upgrade_admin', 'pgdp.declare_public(regclass)', 'EXECUTE') AS admin_declares,
        has_function_privilege('upgrade_admin', 'pgdp.undeclare_public(regclass)', 'EXECUTE') AS admin_undeclares,
-       has_function_privilege('upgrade_basic', 'pgdp.protect(regclass, name, int)', 'EXECUTE') AS analyst_protects,
+       has_function_privilege('upgrade_basic', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS analyst_protects,
        has_table_privilege('upgrade_basic', 'pgdp.protections', 'SELECT') AS analyst_reads_protections;
 -- pg_dump keeps budgets, charges, the charge id sequence and the protected and public relations
 -- (0.6), and nothing else.

@@ -28,6 +28,7 @@ extern "C" {
 #include "utils/fmgrprotos.h"
 }
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -197,10 +198,12 @@ uint32 protection_hash(const Protection& protection) {
         Oid root;
         NameData unit;
         int32 max_groups;
+        NameData kind;
     } key{};
     key.root = protection.root;
     std::memcpy(&key.unit, &protection.unit_name, sizeof(NameData));
     key.max_groups = protection.max_groups;
+    std::memcpy(&key.kind, &protection.unit_kind, sizeof(NameData));
     return hash_bytes(reinterpret_cast<const unsigned char*>(&key), sizeof key);
 }
 
@@ -543,7 +546,7 @@ LevelShape shape_of(Query* level, const char* name) {
 
 // Level 1: SELECT keys, unit, partials FROM <from> WHERE <where> AND unit IS NOT NULL GROUP BY
 // keys, unit. Returns it; sets *unit_column and, per call, the partial's column (0: none).
-Query* units_level(Query* level, const LevelShape& shape, Var* unit, List* calls, const char* name,
+Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* calls, const char* name,
                    int* unit_column, List** partial_columns) {
     Query* units = new_select();
     units->rtable = level->rtable;
@@ -565,7 +568,7 @@ Query* units_level(Query* level, const LevelShape& shape, Var* unit, List* calls
                                               pstrdup("pgdp_unit"), false);
     unit_entry->ressortgroupref = reference;
     units->targetList = lappend(units->targetList, unit_entry);
-    units->groupClause = lappend(units->groupClause, group_clause(unit->vartype, reference, name));
+    units->groupClause = lappend(units->groupClause, group_clause(exprType((Node*)unit), reference, name));
     *unit_column = static_cast<int>(reference);
     units->jointree->quals = and_of(units->jointree->quals, (Node*)is_not_null((Expr*)copyObjectImpl(unit)));
     foreach (cell, calls) {
@@ -684,26 +687,16 @@ RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
     return entry;
 }
 
-// Rewrites the level (its protected relation at protected_index) into levels 1-3.
-void rewrite_level(Query* level, int protected_index, const Protection& protection, List* calls,
-                   const LevelShape& shape, const char* name) {
-    RangeTblEntry* table = rt_fetch(protected_index, level->rtable);
-    Oid unit_type;
-    int32 unit_typmod;
-    Oid unit_collation;
-    get_atttypetypmodcoll(table->relid, protection.unit_column, &unit_type, &unit_typmod, &unit_collation);
-    // The unit is read like any selected column: SELECT on it is required.
-    table->selectedCols =
-        bms_add_member(table->selectedCols, protection.unit_column - FirstLowInvalidHeapAttributeNumber);
-    Var* unit = makeVar(protected_index, protection.unit_column, unit_type, unit_typmod, unit_collation, 0);
-
+// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
+void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
+                   const char* name) {
     int unit_column = 0;
     List* partial_columns = NIL;
     Query* units = units_level(level, shape, unit, calls, name, &unit_column, &partial_columns);
     const bool grouped = shape.form != GroupForm::Ungrouped;
     // Grouped: each unit keeps at most m groups (level 2); its releases cover m groups.
     Query* source = grouped ? bounded_level(units, unit_column, name) : units;
-    const int m = grouped ? protection.max_groups : 1;
+    const int m = grouped ? m_protected : 1;
     const int source_varno = shape.form == GroupForm::PublicKeys ? 2 : 1;
 
     Replacement replacement{NIL, NIL, NIL, NIL};
@@ -774,6 +767,158 @@ void rewrite_level(Query* level, int protected_index, const Protection& protecti
     level->havingQual = expression_tree_mutator(level->havingQual, mutator, &replacement);
 }
 
+// ---- protected relations joined on their units ------------------------------------------------
+
+struct ProtectedEntry {
+    int index;  // in the level's range table
+    Protection protection;
+    Var* unit;  // the entry's privacy unit column
+};
+
+// True if `node` is `a = b` with the units' equality operator on two unit columns, returned in *a, *b.
+bool unit_equality(Node* node, const List* entries, int* a, int* b) {
+    if (node == nullptr || !IsA(node, OpExpr) || list_length(castNode(OpExpr, node)->args) != 2) return false;
+    const OpExpr* expression = castNode(OpExpr, node);
+    int found[2] = {-1, -1};
+    for (int side = 0; side < 2; ++side) {
+        Node* argument = static_cast<Node*>(list_nth(expression->args, side));
+        while (IsA(argument, RelabelType)) argument = (Node*)castNode(RelabelType, argument)->arg;
+        if (!IsA(argument, Var)) return false;
+        int position = 0;
+        ListCell* cell;
+        foreach (cell, entries) {
+            const auto* entry = static_cast<const ProtectedEntry*>(lfirst(cell));
+            if (equal(argument, entry->unit)) found[side] = position;
+            ++position;
+        }
+    }
+    if (found[0] < 0 || found[1] < 0 || found[0] == found[1]) return false;
+    const auto* left = static_cast<const ProtectedEntry*>(list_nth(entries, found[0]));
+    Oid sort_operator;
+    Oid equality;
+    get_sort_group_operators(left->unit->vartype, false, true, false, &sort_operator, &equality, nullptr,
+                             nullptr);
+    if (expression->opno != equality) return false;
+    *a = found[0];
+    *b = found[1];
+    return true;
+}
+
+List* conjuncts_of(Node* quals) {
+    if (quals == nullptr) return NIL;
+    return is_andclause(quals) ? castNode(BoolExpr, quals)->args : list_make1(quals);
+}
+
+// Range table indexes under a join tree node.
+Bitmapset* entries_under(Node* node) {
+    if (node == nullptr) return nullptr;
+    if (IsA(node, RangeTblRef)) return bms_make_singleton(castNode(RangeTblRef, node)->rtindex);
+    if (IsA(node, JoinExpr)) {
+        const JoinExpr* join = castNode(JoinExpr, node);
+        return bms_union(entries_under(join->larg), entries_under(join->rarg));
+    }
+    Bitmapset* all = nullptr;
+    if (IsA(node, FromExpr)) {
+        ListCell* cell;
+        foreach (cell, castNode(FromExpr, node)->fromlist)
+            all = bms_union(all, entries_under(static_cast<Node*>(lfirst(cell))));
+    }
+    return all;
+}
+
+struct UnitJoins {
+    const List* entries;
+    bool* linked;  // linked[i * count + j]: entries i and j are joined on their units
+    int count;
+};
+
+void note_equalities(Node* quals, UnitJoins& joins, const Bitmapset* left, const Bitmapset* right) {
+    ListCell* cell;
+    foreach (cell, conjuncts_of(quals)) {
+        int a = 0;
+        int b = 0;
+        if (!unit_equality(static_cast<Node*>(lfirst(cell)), joins.entries, &a, &b)) continue;
+        const int ia = static_cast<const ProtectedEntry*>(list_nth(joins.entries, a))->index;
+        const int ib = static_cast<const ProtectedEntry*>(list_nth(joins.entries, b))->index;
+        // In a join's ON, only if this join is where the two relations meet (one on each side):
+        // a higher outer join's ON would not remove the pairs it does not match.
+        if (left != nullptr && !((bms_is_member(ia, left) && bms_is_member(ib, right)) ||
+                                 (bms_is_member(ib, left) && bms_is_member(ia, right)))) {
+            continue;
+        }
+        joins.linked[a * joins.count + b] = joins.linked[b * joins.count + a] = true;
+    }
+}
+
+void note_join_equalities(Node* node, UnitJoins& joins) {
+    if (node == nullptr) return;
+    if (IsA(node, JoinExpr)) {
+        JoinExpr* join = castNode(JoinExpr, node);
+        note_equalities(join->quals, joins, entries_under(join->larg), entries_under(join->rarg));
+        note_join_equalities(join->larg, joins);
+        note_join_equalities(join->rarg, joins);
+    } else if (IsA(node, FromExpr)) {
+        ListCell* cell;
+        foreach (cell, castNode(FromExpr, node)->fromlist)
+            note_join_equalities(static_cast<Node*>(lfirst(cell)), joins);
+    }
+}
+
+// The privacy unit of a level reading several protected relations: they must be one relation
+// or of one declared kind, and joined on their units (every joined row then belongs to one unit);
+// the unit is COALESCE of their units (outer joins leave one side NULL).
+Expr* joined_unit(Query* level, List* entries, const char* name) {
+    const int count = list_length(entries);
+    const auto* first = static_cast<const ProtectedEntry*>(linitial(entries));
+    ListCell* cell;
+    foreach (cell, entries) {
+        const auto* entry = static_cast<const ProtectedEntry*>(lfirst(cell));
+        const bool same_relation = entry->protection.root == first->protection.root;
+        const bool same_kind =
+            NameStr(first->protection.unit_kind)[0] != '\0' &&
+            std::strcmp(NameStr(entry->protection.unit_kind), NameStr(first->protection.unit_kind)) == 0;
+        if (!same_relation && !same_kind) {
+            refuse(
+                name,
+                "The query reads protected relations whose privacy units are not declared of one kind; their "
+                "units may be different people (an admin declares a kind with pgdp.protect(..., "
+                "privacy_unit_kind => 'customer') on each).");
+        }
+        if (entry->unit->vartype != first->unit->vartype) {
+            refuse(name, "The privacy units of the joined protected relations have different types.");
+        }
+    }
+    UnitJoins joins{entries, static_cast<bool*>(palloc0(sizeof(bool) * count * count)), count};
+    note_equalities(level->jointree->quals, joins, nullptr, nullptr);
+    note_join_equalities((Node*)level->jointree, joins);
+    // Every relation must be linked to the first through unit equalities.
+    bool* reached = static_cast<bool*>(palloc0(sizeof(bool) * count));
+    reached[0] = true;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int i = 0; i < count; ++i) {
+            for (int j = 0; j < count; ++j) {
+                if (reached[i] && !reached[j] && joins.linked[i * count + j]) reached[j] = grew = true;
+            }
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        if (!reached[i]) {
+            refuse(name,
+                   "Protected relations read together must be joined on their privacy units (p1.unit = "
+                   "p2.unit in the join's ON or in WHERE): otherwise one row would mix several people.");
+        }
+    }
+    auto* coalesce = makeNode(CoalesceExpr);
+    coalesce->coalescetype = first->unit->vartype;
+    coalesce->coalescecollid = first->unit->varcollid;
+    foreach (cell, entries)
+        coalesce->args =
+            lappend(coalesce->args, copyObjectImpl(static_cast<ProtectedEntry*>(lfirst(cell))->unit));
+    coalesce->location = -1;
+    return (Expr*)coalesce;
+}
+
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
 bool process_level(Query* level, List** marks) {
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
@@ -784,9 +929,7 @@ bool process_level(Query* level, List** marks) {
     check_selection_placement(level, calls.pgdp);
     if (catalog->count == 0) return false;
 
-    int protected_index = 0;
-    int protected_count = 0;
-    Protection protection{};
+    List* entries = NIL;  // ProtectedEntry*
     ListCell* cell;
     int index = 0;
     foreach (cell, level->rtable) {
@@ -794,22 +937,23 @@ bool process_level(Query* level, List** marks) {
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
         Protection found;
         if (entry->rtekind == RTE_RELATION && find_protection(*catalog, entry->relid, &found)) {
-            ++protected_count;
-            protected_index = index;
-            protection = found;
+            auto* protected_entry = static_cast<ProtectedEntry*>(palloc0(sizeof(ProtectedEntry)));
+            protected_entry->index = index;
+            protected_entry->protection = found;
+            entries = lappend(entries, protected_entry);
         }
     }
     Oid below_relation = InvalidOid;
     const bool below = reads_protected_below(level, &below_relation);
-    if (protected_count == 0 && !below) return false;
-    const char* name = get_rel_name(protected_count > 0 ? protection.root : below_relation);
+    if (entries == NIL && !below) return false;
+    const auto* first = entries != NIL ? static_cast<const ProtectedEntry*>(linitial(entries)) : nullptr;
+    const char* name = get_rel_name(first != nullptr ? first->protection.root : below_relation);
     if (name == nullptr) name = "?";
     if (below) {
         refuse(name,
                "The query reads a protected relation inside a subquery, view, CTE, function or row-security "
                "policy of the releasing query; person-level releases need it directly in FROM.");
     }
-    if (protected_count > 1) refuse(name, "The query reads more than one protected relation.");
     if (calls.other)
         refuse(name, "The query computes other aggregates beside pgdp's over the protected rows.");
     if (level->hasWindowFuncs || level->hasTargetSRFs || level->setOperations != nullptr ||
@@ -827,20 +971,48 @@ bool process_level(Query* level, List** marks) {
             refuse(name, "FILTER, DISTINCT and ORDER BY inside pgdp aggregates are not supported.");
         }
     }
-    if (protection.unit_column == InvalidAttrNumber) {
-        refuse(name, "The relation read has no column named like the privacy unit.");
+    int m = 0;
+    foreach (cell, entries) {
+        auto* entry = static_cast<ProtectedEntry*>(lfirst(cell));
+        if (entry->protection.unit_column == InvalidAttrNumber) {
+            refuse(name, "The relation read has no column named like the privacy unit.");
+        }
+        RangeTblEntry* table = rt_fetch(entry->index, level->rtable);
+        Oid unit_type;
+        int32 unit_typmod;
+        Oid unit_collation;
+        get_atttypetypmodcoll(table->relid, entry->protection.unit_column, &unit_type, &unit_typmod,
+                              &unit_collation);
+        // The unit is read like any selected column: SELECT on it is required.
+        table->selectedCols = bms_add_member(
+            table->selectedCols, entry->protection.unit_column - FirstLowInvalidHeapAttributeNumber);
+        entry->unit =
+            makeVar(entry->index, entry->protection.unit_column, unit_type, unit_typmod, unit_collation, 0);
+        // Several protections: the smallest m keeps every owner's bound.
+        m = m == 0 ? entry->protection.max_groups
+                   : std::min(m, static_cast<int>(entry->protection.max_groups));
     }
+    Expr* unit =
+        list_length(entries) == 1 ? (Expr*)copyObjectImpl(first->unit) : joined_unit(level, entries, name);
     const LevelShape shape = shape_of(level, name);
-    if (shape.form == GroupForm::PublicKeys && shape.public_index == protected_index)
-        refuse(name, "The public relation is the protected one.");
+    foreach (cell, entries) {
+        if (shape.form == GroupForm::PublicKeys &&
+            shape.public_index == static_cast<ProtectedEntry*>(lfirst(cell))->index)
+            refuse(name, "The public relation is the protected one.");
+    }
     const Oid public_relation =
         shape.form == GroupForm::PublicKeys ? rt_fetch(shape.public_index, level->rtable)->relid : InvalidOid;
     // What the level computes outside the calls must be from group keys (post-processing of them).
     if (has_bare_vars((Node*)level->targetList, shape.keys) || has_bare_vars(level->havingQual, shape.keys)) {
         refuse(name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
     }
-    rewrite_level(level, protected_index, protection, calls.pgdp, shape, name);
-    *marks = lappend(*marks, make_mark(kMarkCacheId, protection_hash(protection)));
+    rewrite_level(level, unit, m, calls.pgdp, shape, name);
+    // One mark per protected entry read (the executor start counts them).
+    foreach (cell, entries) {
+        *marks = lappend(
+            *marks,
+            make_mark(kMarkCacheId, protection_hash(static_cast<ProtectedEntry*>(lfirst(cell))->protection)));
+    }
     if (OidIsValid(public_relation)) *marks = lappend(*marks, make_mark(kPublicCacheId, public_relation));
     return true;
 }

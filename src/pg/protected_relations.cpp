@@ -94,7 +94,7 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
 // protection committed after the transaction began applies; the query's own snapshot inside a
 // parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
 ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
-    ProtectionCatalog set{nullptr, nullptr, nullptr, 0};
+    ProtectionCatalog set{nullptr, nullptr, nullptr, nullptr, 0};
     const Oid schema = get_namespace_oid("pgdp", true);
     if (!OidIsValid(schema)) return set;
     const Oid catalog = get_relname_relid("protected_relations", schema);
@@ -112,6 +112,9 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
     set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));
     set.units = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
     set.max_groups = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
+    set.kinds = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
+    // Column 6, privacy_unit_kind, exists from 0.7 on.
+    const bool has_kinds = RelationGetDescr(relation)->natts >= 6;
     HeapTuple tuple;
     while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
         bool is_null = false;
@@ -123,6 +126,7 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
             set.oids = static_cast<Oid*>(repalloc(set.oids, sizeof(Oid) * capacity));
             set.units = static_cast<NameData*>(repalloc(set.units, sizeof(NameData) * capacity));
             set.max_groups = static_cast<int32*>(repalloc(set.max_groups, sizeof(int32) * capacity));
+            set.kinds = static_cast<NameData*>(repalloc(set.kinds, sizeof(NameData) * capacity));
         }
         bool unit_null = false;
         bool groups_null = false;
@@ -131,6 +135,11 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
         std::memset(&set.units[set.count], 0, sizeof(NameData));
         if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
         set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
+        std::memset(&set.kinds[set.count], 0, sizeof(NameData));
+        bool kind_null = true;
+        const Datum kind =
+            has_kinds ? heap_getattr(tuple, 6, RelationGetDescr(relation), &kind_null) : Datum(0);
+        if (!kind_null) namestrcpy(&set.kinds[set.count], NameStr(*DatumGetName(kind)));
         set.oids[set.count++] = DatumGetObjectId(value);
     }
     systable_endscan(scan);
@@ -173,6 +182,7 @@ bool find_protection(const ProtectionCatalog& set, Oid relation, Protection* pro
         // InvalidAttrNumber if it is missing there (callers refuse).
         protection->unit_column = get_attnum(relation, NameStr(set.units[i]));
         std::memcpy(&protection->unit_name, &set.units[i], sizeof(NameData));
+        std::memcpy(&protection->unit_kind, &set.kinds[i], sizeof(NameData));
         found = true;
     }
     return found;

@@ -19,6 +19,7 @@ struct ProtectionCatalog {
     Oid* oids;          // the protected relations
     NameData* units;    // the privacy unit column of each
     int32* max_groups;  // max_groups_contributed of each
+    NameData* kinds;    // privacy_unit_kind of each (0.7; empty name: a kind of its own)
     int count;
 };
 // Reads it with the latest snapshot (a protection committed after the transaction began applies);
@@ -31,6 +32,7 @@ struct Protection {
     NameData unit_name;      // its privacy unit column
     AttrNumber unit_column;  // that column in the relation looked up (InvalidAttrNumber: missing)
     int32 max_groups;        // max_groups_contributed (m)
+    NameData unit_kind;      // privacy_unit_kind; empty: a kind of its own
 };
 
 // True (and *protection set) if `relation` is protected or descends from a protected relation.
