@@ -152,3 +152,14 @@ BEGIN
         EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION pgdp.protect(regclass, name, int, name) TO %s', admin);
     END LOOP;
 END $$;
+
+-- A change of a relation's protection or public status invalidates the cached plans that read it
+-- (0.7): prepared statements are planned again under the new catalog (a plan made before the
+-- change would be refused as stale). Fires for every change, pg_restore and direct edits included.
+CREATE FUNCTION pgdp.invalidate_plans() RETURNS trigger
+AS 'MODULE_PATHNAME', 'pgdp_invalidate_plans' LANGUAGE C;
+REVOKE ALL ON FUNCTION pgdp.invalidate_plans() FROM PUBLIC;
+CREATE TRIGGER pgdp_invalidate_plans AFTER INSERT OR UPDATE OR DELETE ON pgdp.protected_relations
+    FOR EACH ROW EXECUTE FUNCTION pgdp.invalidate_plans();
+CREATE TRIGGER pgdp_invalidate_plans AFTER INSERT OR UPDATE OR DELETE ON pgdp.public_relations
+    FOR EACH ROW EXECUTE FUNCTION pgdp.invalidate_plans();

@@ -99,17 +99,25 @@ WITH v AS (SELECT * FROM pl_visits) SELECT dp_count(1.0) FROM v;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT b.releases - a.releases AS charged FROM pgdp.my_budget b, pl_refused a;
 
--- A plan made before its protection changed is not used for releases (fail closed) until the
--- statement is prepared again.
-PREPARE pl_stale AS SELECT dp_count(1e6) = :units AS units_exact FROM pl_visits;
+-- A prepared statement is planned again when its relation's protection changes (the catalog's
+-- trigger invalidates its plans): it releases under the new protection (the unit is now the row id).
+PREPARE pl_stale AS SELECT dp_count(1e6) AS units FROM pl_visits;
 EXECUTE pl_stale;
 RESET SESSION AUTHORIZATION;
 SELECT relation FROM pgdp.protect('pl_visits', 'id');
 SET SESSION AUTHORIZATION pl_analyst;
 EXECUTE pl_stale;
+-- A plan made before a change that bypassed the trigger (a superuser's direct catalog edit) is not
+-- used for releases (fail closed) until the statement is prepared again.
+RESET SESSION AUTHORIZATION;
+ALTER TABLE pgdp.protected_relations DISABLE TRIGGER pgdp_invalidate_plans;
+UPDATE pgdp.protected_relations SET privacy_unit = 'person' WHERE relation = 'pl_visits'::regclass;
+ALTER TABLE pgdp.protected_relations ENABLE TRIGGER pgdp_invalidate_plans;
+SET SESSION AUTHORIZATION pl_analyst;
+EXECUTE pl_stale;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 DEALLOCATE pl_stale;
-PREPARE pl_stale AS SELECT dp_count(1e6) = 20000 AS id_units FROM pl_visits;
+PREPARE pl_stale AS SELECT dp_count(1e6) = :units AS units_exact FROM pl_visits;
 EXECUTE pl_stale;
 DEALLOCATE pl_stale;
 DEALLOCATE pl_count;

@@ -107,7 +107,7 @@ FROM gr_visits WHERE region LIKE 'r%' GROUP BY region HAVING dp_groups(5, 1e-6) 
 SELECT aggregate, mechanism, epsilon, delta FROM pgdp.my_ledger
 WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger) ORDER BY release;
 
--- Prepared, generic plans; undeclaring the keys makes the plan unusable until prepared again.
+-- Prepared, generic plans; undeclaring the keys invalidates the plan: planned again, it is refused.
 PREPARE gr_keys_count(float8) AS
 SELECT count(*) AS groups, sum(units) > 0 AS released
 FROM (SELECT k.region, dp_count($1) AS units FROM gr_regions k LEFT JOIN gr_visits v USING (region) GROUP BY k.region) s;
