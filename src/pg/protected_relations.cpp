@@ -85,7 +85,8 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
                          read_name, name),
          errhint(
              "Release directly from the relation: SELECT dp_count(...), dp_sum(x, ...) FROM it [JOIN ...] "
-             "[WHERE ...] without GROUP BY; after a protection changed, prepare the statement again.")));
+             "[WHERE ...] [GROUP BY k HAVING dp_groups(epsilon, delta)]; a statement planned before its "
+             "protection changed (outside pgdp's functions) must be prepared again.")));
 }
 
 }  // namespace
