@@ -100,6 +100,9 @@ SELECT count(*) AS groups FROM (SELECT region FROM gr_visits GROUP BY region HAV
 -- Every mechanism; other conditions of HAVING are post-processing of the releases.
 SELECT region FROM gr_visits GROUP BY region HAVING dp_groups(5, 1e-6, 'laplace') ORDER BY region;
 SELECT region FROM gr_visits GROUP BY region HAVING dp_groups(5, 1e-6, 'gaussian') AND dp_count(1e6) > 0 ORDER BY region;
+-- Other HAVING conditions run only for the groups dp_groups keeps: a condition that fails on the
+-- dropped one-unit groups x1..x100 (division by their count minus 1, about 0) never reveals them.
+SELECT region FROM gr_visits GROUP BY region HAVING 1 / (dp_count(1e6) - 1) >= 0 AND dp_groups(5, 1e-6) ORDER BY region;
 -- Keys computed from the rows, and outputs computed from keys.
 SELECT upper(region) AS shout, dp_count(1e6) > 90 AS many
 FROM gr_visits WHERE region LIKE 'r%' GROUP BY region HAVING dp_groups(5, 1e-6) ORDER BY 1;

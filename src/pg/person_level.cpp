@@ -434,6 +434,11 @@ int left_join_keys_entry(const Query* level) {
     return rt_fetch(index, level->rtable)->rtekind == RTE_RELATION ? index : 0;
 }
 
+List* conjuncts_of(Node* quals) {
+    if (quals == nullptr) return NIL;
+    return is_andclause(quals) ? castNode(BoolExpr, quals)->args : list_make1(quals);
+}
+
 bool is_selection(Node* node) {
     return node != nullptr && IsA(node, Aggref) && castNode(Aggref, node)->agglevelsup == 0 &&
            identify_aggregate(castNode(Aggref, node)->aggfnoid).kind == AggregateKind::Selection &&
@@ -443,12 +448,8 @@ bool is_selection(Node* node) {
 // The level's dp_groups calls that are conditions of its HAVING (top-level conjuncts).
 List* having_selections(const Query* level) {
     List* found = NIL;
-    Node* having = level->havingQual;
-    List* conjuncts = having == nullptr      ? NIL
-                      : is_andclause(having) ? castNode(BoolExpr, having)->args
-                                             : list_make1(having);
     ListCell* cell;
-    foreach (cell, conjuncts) {
+    foreach (cell, conjuncts_of(level->havingQual)) {
         if (is_selection(static_cast<Node*>(lfirst(cell)))) found = lappend(found, lfirst(cell));
     }
     return found;
@@ -531,11 +532,7 @@ LevelShape shape_of(Query* level, const char* name) {
         shape.public_keys = lappend(shape.public_keys, copyObjectImpl(key));
     }
     // WHERE conditions on the public relation alone choose which keys exist.
-    Node* where = level->jointree->quals;
-    List* conjuncts = where == nullptr      ? NIL
-                      : is_andclause(where) ? castNode(BoolExpr, where)->args
-                                            : list_make1(where);
-    foreach (cell, conjuncts) {
+    foreach (cell, conjuncts_of(level->jointree->quals)) {
         Node* conjunct = static_cast<Node*>(lfirst(cell));
         Node* resolved = (Node*)flatten_join_alias_vars(level, conjunct);
         if (reads_only_entry(resolved, &shape.public_index) && !contain_volatile_functions(resolved))
@@ -687,6 +684,37 @@ RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
     return entry;
 }
 
+// HAVING dp_groups(...) AND c: the executor may evaluate c first (quals are ordered by cost), and
+// an error in c (a division by a release) would then reveal a group the selection drops. So c is
+// evaluated only for kept groups: dp_groups(...) AND CASE WHEN dp_groups(...) THEN c ELSE false END
+// (the identical calls are one aggregate, computed once per group).
+Node* selection_first(Node* having) {
+    List* selections = NIL;
+    List* rest = NIL;
+    ListCell* cell;
+    foreach (cell, conjuncts_of(having)) {
+        if (is_selection(static_cast<Node*>(lfirst(cell)))) {
+            selections = lappend(selections, lfirst(cell));
+        } else {
+            rest = lappend(rest, lfirst(cell));
+        }
+    }
+    if (selections == NIL || rest == NIL) return having;
+    Expr* kept = list_length(selections) == 1 ? static_cast<Expr*>(linitial(selections))
+                                              : makeBoolExpr(AND_EXPR, list_copy(selections), -1);
+    auto* when = makeNode(CaseWhen);
+    when->expr = static_cast<Expr*>(copyObjectImpl(kept));
+    when->result =
+        list_length(rest) == 1 ? static_cast<Expr*>(linitial(rest)) : makeBoolExpr(AND_EXPR, rest, -1);
+    when->location = -1;
+    auto* guarded = makeNode(CaseExpr);
+    guarded->casetype = BOOLOID;
+    guarded->args = list_make1(when);
+    guarded->defresult = (Expr*)makeBoolConst(false, false);
+    guarded->location = -1;
+    return (Node*)makeBoolExpr(AND_EXPR, lappend(selections, guarded), -1);
+}
+
 // Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
 void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
                    const char* name) {
@@ -765,6 +793,7 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
     auto mutator = reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls_and_keys));
     level->targetList = (List*)expression_tree_mutator((Node*)level->targetList, mutator, &replacement);
     level->havingQual = expression_tree_mutator(level->havingQual, mutator, &replacement);
+    level->havingQual = selection_first(level->havingQual);
 }
 
 // ---- protected relations joined on their units ------------------------------------------------
@@ -802,11 +831,6 @@ bool unit_equality(Node* node, const List* entries, int* a, int* b) {
     *a = found[0];
     *b = found[1];
     return true;
-}
-
-List* conjuncts_of(Node* quals) {
-    if (quals == nullptr) return NIL;
-    return is_andclause(quals) ? castNode(BoolExpr, quals)->args : list_make1(quals);
 }
 
 // Range table indexes under a join tree node.
@@ -927,7 +951,10 @@ bool process_level(Query* level, List** marks) {
     collect_calls(level->havingQual, &calls);
     if (calls.pgdp == NIL) return false;
     check_selection_placement(level, calls.pgdp);
-    if (catalog->count == 0) return false;
+    if (catalog->count == 0) {
+        level->havingQual = selection_first(level->havingQual);
+        return false;
+    }
 
     List* entries = NIL;  // ProtectedEntry*
     ListCell* cell;
@@ -945,7 +972,10 @@ bool process_level(Query* level, List** marks) {
     }
     Oid below_relation = InvalidOid;
     const bool below = reads_protected_below(level, &below_relation);
-    if (entries == NIL && !below) return false;
+    if (entries == NIL && !below) {
+        level->havingQual = selection_first(level->havingQual);
+        return false;
+    }
     const auto* first = entries != NIL ? static_cast<const ProtectedEntry*>(linitial(entries)) : nullptr;
     const char* name = get_rel_name(first != nullptr ? first->protection.root : below_relation);
     if (name == nullptr) name = "?";
