@@ -543,7 +543,7 @@ void write_partition_selection(const std::string& dir) {
     const std::vector<Case> cases = {{"1", "1e-6", 1},  {"0.1", "1e-5", 1},  {"0.5", "1e-10", 1},
                                      {"3", "1e-3", 1},  {"10", "1e-12", 1},  {"1", "1e-6", 3},
                                      {"2", "1e-8", 10}, {"0.25", "1e-4", 2}, {"0.05", "1e-7", 1},
-                                     {"1", "0.3", 1},   {"4", "1e-5", 4},  {"1", "0.1", 3}};
+                                     {"1", "0.3", 1},   {"4", "1e-5", 4},    {"1", "0.1", 3}};
     for (const Case& c : cases) {
         const double eps = D(c.eps), delta = D(c.delta);
         const R eps_p = R(eps) / c.m;
@@ -661,11 +661,11 @@ void write_partition_selection_threshold(const std::string& dir) {
         const char* delta;
         int m;
     };
-    const std::vector<Case> cases = {
-        {"laplace", "1", "1e-6", 1},   {"laplace", "1", "1e-5", 3},   {"laplace", "0.5", "1e-3", 2},
-        {"laplace", "1", "0.1", 1},    {"laplace", "1", "0.1", 3},    {"gaussian", "1", "1e-6", 1},
-        {"gaussian", "0.5", "1e-5", 3}, {"gaussian", "0.5", "1e-3", 2}, {"gaussian", "1", "0.1", 1},
-        {"gaussian", "1", "0.1", 3}};
+    const std::vector<Case> cases = {{"laplace", "1", "1e-6", 1},    {"laplace", "1", "1e-5", 3},
+                                     {"laplace", "0.5", "1e-3", 2},  {"laplace", "1", "0.1", 1},
+                                     {"laplace", "1", "0.1", 3},     {"gaussian", "1", "1e-6", 1},
+                                     {"gaussian", "0.5", "1e-5", 3}, {"gaussian", "0.5", "1e-3", 2},
+                                     {"gaussian", "1", "0.1", 1},    {"gaussian", "1", "0.1", 3}};
     for (const Case& c : cases) {
         const double eps_d = D(c.eps), delta_d = D(c.delta);
         const R eps = eps_d, delta = delta_d;
@@ -703,9 +703,10 @@ void write_partition_selection_threshold(const std::string& dir) {
             long exact = 1;
             while (tail(exact) > q_target) ++exact;
             if (exact != k)
-                std::printf("partition_selection_threshold: gaussian eps %s delta %s m %d: threshold %ld from "
-                            "the documented tail bound, %ld from the exact tail\n",
-                            c.eps, c.delta, c.m, threshold, 1 + exact);
+                std::printf(
+                    "partition_selection_threshold: gaussian eps %s delta %s m %d: threshold %ld from "
+                    "the documented tail bound, %ld from the exact tail\n",
+                    c.eps, c.delta, c.m, threshold, 1 + exact);
         }
         for (long n = 1;; ++n) {
             if (n > 100000) throw std::runtime_error("partition selection threshold: pi does not reach 1");
@@ -737,10 +738,10 @@ void write_person_level_noise(const std::string& dir) {
         int m;
         int sensitivity;
     };
-    const std::vector<Case> cases = {
-        {"laplace", "0.5", "0", 1, 1},  {"laplace", "0.5", "0", 3, 1},  {"laplace", "1", "0", 1, 5},
-        {"laplace", "1", "0", 3, 5},    {"gaussian", "0.5", "1e-5", 1, 1}, {"gaussian", "0.5", "1e-5", 3, 1},
-        {"gaussian", "1", "1e-5", 1, 5}, {"gaussian", "1", "1e-5", 3, 5}};
+    const std::vector<Case> cases = {{"laplace", "0.5", "0", 1, 1},     {"laplace", "0.5", "0", 3, 1},
+                                     {"laplace", "1", "0", 1, 5},       {"laplace", "1", "0", 3, 5},
+                                     {"gaussian", "0.5", "1e-5", 1, 1}, {"gaussian", "0.5", "1e-5", 3, 1},
+                                     {"gaussian", "1", "1e-5", 1, 5},   {"gaussian", "1", "1e-5", 3, 5}};
     for (const Case& c : cases) {
         const double eps_d = D(c.eps), delta_d = D(c.delta);
         const R eps = eps_d, delta = delta_d;
@@ -758,8 +759,8 @@ void write_person_level_noise(const std::string& dir) {
                 sigma = start > 8 ? start : R(8);
             variance = DiscreteGaussian(sigma).variance();
         }
-        std::fprintf(f, "%s,%s,%s,%d,%d,%s\n", c.mechanism, fmt_in(eps_d).c_str(), fmt_in(delta_d).c_str(), c.m,
-                     c.sensitivity, fmt_out(sqrt_(variance)).c_str());
+        std::fprintf(f, "%s,%s,%s,%d,%d,%s\n", c.mechanism, fmt_in(eps_d).c_str(), fmt_in(delta_d).c_str(),
+                     c.m, c.sensitivity, fmt_out(sqrt_(variance)).c_str());
     }
     std::fclose(f);
 }
