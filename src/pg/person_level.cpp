@@ -790,9 +790,11 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
         level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
     }
     level->hasSubLinks = false;
-    auto mutator = reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls_and_keys));
-    level->targetList = (List*)expression_tree_mutator((Node*)level->targetList, mutator, &replacement);
-    level->havingQual = expression_tree_mutator(level->havingQual, mutator, &replacement);
+    // The mutator itself on the roots, not expression_tree_mutator: a HAVING that is just
+    // dp_groups(...) is an Aggref at the root, which expression_tree_mutator would copy without
+    // replacing (its selection then ran at m = 1 instead of over m groups).
+    level->targetList = (List*)replace_calls_and_keys((Node*)level->targetList, &replacement);
+    level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
     level->havingQual = selection_first(level->havingQual);
 }
 

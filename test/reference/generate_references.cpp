@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
 #include <stdexcept>
@@ -542,7 +543,7 @@ void write_partition_selection(const std::string& dir) {
     const std::vector<Case> cases = {{"1", "1e-6", 1},  {"0.1", "1e-5", 1},  {"0.5", "1e-10", 1},
                                      {"3", "1e-3", 1},  {"10", "1e-12", 1},  {"1", "1e-6", 3},
                                      {"2", "1e-8", 10}, {"0.25", "1e-4", 2}, {"0.05", "1e-7", 1},
-                                     {"1", "0.3", 1},   {"4", "1e-5", 4}};
+                                     {"1", "0.3", 1},   {"4", "1e-5", 4},    {"1", "0.1", 3}};
     for (const Case& c : cases) {
         const double eps = D(c.eps), delta = D(c.delta);
         const R eps_p = R(eps) / c.m;
@@ -562,6 +563,208 @@ void write_partition_selection(const std::string& dir) {
     std::fclose(f);
 }
 
+// ---- person-level releases end to end (test/t/004_person_level_statistics.pl) --------------
+// The threshold selections and the noise of releases over m groups, from their definitions in
+// docs/privacy.md ("Private group selection", "Releases over m groups", "Discrete Gaussian"), here
+// in 50 digits. Nothing is read from src/core.
+
+// The discrete Gaussian N_Z(0, s^2) (CKS Definition 1): weights f(y) = exp(-y^2 / (2 s^2)) on
+// |y| <= 40 s + 60 (the rest weighs < e^-800 relative), summed directly.
+struct DiscreteGaussian {
+    R s2;
+    long span;
+    std::vector<R> weight;  // weight[y + span]
+    R total;
+    explicit DiscreteGaussian(const R& s) : s2(s * s) {
+        span = static_cast<long>(40 * s.convert_to<double>()) + 60;
+        weight.resize(2 * span + 1);
+        total = 0;
+        for (long y = -span; y <= span; ++y) {
+            weight[y + span] = exp_(-R(y) * R(y) / (2 * s2));
+            total += weight[y + span];
+        }
+    }
+    R tail(long k) const {  // P[Y >= k]
+        if (k > span) return 0;
+        if (k < -span) return 1;
+        R sum = 0;
+        for (long y = k; y <= span; ++y) sum += weight[y + span];
+        return sum / total;
+    }
+    R variance() const {
+        R sum = 0;
+        for (long y = -span; y <= span; ++y) sum += R(y) * R(y) * weight[y + span];
+        return sum / total;
+    }
+};
+
+// CKS Theorem 7 (privacy.md "Discrete Gaussian"): the exact delta of N_Z(0, s^2) for an integer
+// sensitivity D at eps: P[Y > eps s^2/D - D/2] - e^eps P[Y > eps s^2/D + D/2]; P[Y > x] = P[Y >=
+// floor(x) + 1].
+R discrete_gaussian_profile(const R& s, const R& eps, long D) {
+    const DiscreteGaussian g(s);
+    const R x = eps * s * s / D;
+    const long a = static_cast<long>(boost::multiprecision::floor(x - R(D) / 2).convert_to<double>()) + 1;
+    const long b = static_cast<long>(boost::multiprecision::floor(x + R(D) / 2).convert_to<double>()) + 1;
+    return g.tail(a) - exp_(eps) * g.tail(b);
+}
+
+// The smallest s >= start (the continuous optimum) with the discrete profile <= delta: s grows by
+// relative steps of 2^-12 until the profile fits, then bisects the last step (120 halvings).
+R discrete_gaussian_sigma(const R& eps, const R& delta, long D, const R& start) {
+    if (discrete_gaussian_profile(start, eps, D) <= delta) return start;
+    R lo = start, hi = start;
+    const R step = 1 + R(1) / 4096;
+    for (int i = 0; discrete_gaussian_profile(hi, eps, D) > delta; ++i) {
+        if (i > 100000) throw std::runtime_error("discrete_gaussian_sigma: no fit");
+        lo = hi;
+        hi *= step;
+    }
+    for (int i = 0; i < 120; ++i) {
+        const R mid = (lo + hi) / 2;
+        if (discrete_gaussian_profile(mid, eps, D) > delta)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+// delta' = 1 - (1 - delta)^(1/m) (privacy.md "m > 1").
+R per_group_delta(const R& delta, int m) { return -expm1_(log1p_(-delta) / m); }
+
+// P[Z >= k] for the discrete Laplace of scale t (CKS: P(z) = (1-q)/(1+q) q^|z|, q = e^(-1/t)).
+R discrete_laplace_tail(const R& t, long k) {
+    const R q = exp_(-1 / t);
+    if (k >= 1) return exp_(-R(k) / t) / (1 + q);
+    return 1 - exp_(-R(1 - k) / t) / (1 + q);
+}
+
+// Keep probabilities pi(n) = P[n + Z >= tau] of the threshold selections, for n = 1 until
+// pi > 1 - 1e-9:
+//   laplace:  Z discrete Laplace of scale t = m/eps, tau the least integer >= 2 with
+//             P[1 + Z >= tau] <= delta' (privacy.md "Laplace thresholding");
+//   gaussian: eps_g = eps + ln(1 - delta/2); sigma for m = 1 the smallest sigma >= the analytic
+//             (Balle-Wang) sigma at (eps_g, delta/2, 1) whose exact discrete profile (CKS Theorem
+//             7) is <= delta/2, for m > 1 max(analytic sigma at (eps_g, delta/2, sqrt(m)), 8);
+//             tau = 1 + the least k >= 1 whose documented tail bound f(k) / (1 - r(k)) /
+//             (sqrt(2 pi) sigma), r(k) = exp(-(2k+1)/(2 sigma^2)), is <= q = 1 - (1 - delta/2)^(1/m)
+//             (privacy.md "Gaussian thresholding"). The exact least k (exact tail <= q) is
+//             printed to stdout when it differs (the bound is conservative).
+// Column "noise": the Laplace scale t, or the Gaussian sigma.
+void write_partition_selection_threshold(const std::string& dir) {
+    FILE* f = open_out(dir, "partition_selection_threshold.csv");
+    std::fprintf(f, "mechanism,epsilon,delta,max_groups,noise,threshold,n,pi\n");
+    struct Case {
+        const char* mechanism;
+        const char* eps;
+        const char* delta;
+        int m;
+    };
+    const std::vector<Case> cases = {{"laplace", "1", "1e-6", 1},    {"laplace", "1", "1e-5", 3},
+                                     {"laplace", "0.5", "1e-3", 2},  {"laplace", "1", "0.1", 1},
+                                     {"laplace", "1", "0.1", 3},     {"gaussian", "1", "1e-6", 1},
+                                     {"gaussian", "0.5", "1e-5", 3}, {"gaussian", "0.5", "1e-3", 2},
+                                     {"gaussian", "1", "0.1", 1},    {"gaussian", "1", "0.1", 3}};
+    for (const Case& c : cases) {
+        const double eps_d = D(c.eps), delta_d = D(c.delta);
+        const R eps = eps_d, delta = delta_d;
+        const bool laplace = std::string(c.mechanism) == "laplace";
+        R noise, q_target;
+        std::function<R(long)> tail;  // P[Z >= k]
+        long threshold = 0;
+        if (laplace) {
+            noise = R(c.m) / eps;
+            q_target = per_group_delta(delta, c.m);
+            tail = [noise](long k) { return discrete_laplace_tail(noise, k); };
+            long k = 1;
+            while (tail(k) > q_target) ++k;
+            threshold = 1 + k;
+        } else {
+            const R eps_g = eps + log1p_(-delta / 2);
+            const R start = analytic_sigma(eps_g, delta / 2, sqrt_(R(c.m)));
+            if (c.m == 1) {
+                noise = discrete_gaussian_sigma(eps_g, delta / 2, 1, start);
+            } else {
+                noise = start > 8 ? start : R(8);
+            }
+            q_target = per_group_delta(delta / 2, c.m);
+            auto g = std::make_shared<DiscreteGaussian>(noise);
+            tail = [g](long k) { return g->tail(k); };
+            const R s2 = noise * noise;
+            auto bound = [&](long k) {
+                const R fk = exp_(-R(k) * R(k) / (2 * s2));
+                const R one_minus_r = -expm1_(-(2 * R(k) + 1) / (2 * s2));
+                return fk / one_minus_r / (sqrt_(2 * kPi) * noise);
+            };
+            long k = 1;
+            while (bound(k) > q_target) ++k;
+            threshold = 1 + k;
+            long exact = 1;
+            while (tail(exact) > q_target) ++exact;
+            if (exact != k)
+                std::printf(
+                    "partition_selection_threshold: gaussian eps %s delta %s m %d: threshold %ld from "
+                    "the documented tail bound, %ld from the exact tail\n",
+                    c.eps, c.delta, c.m, threshold, 1 + exact);
+        }
+        for (long n = 1;; ++n) {
+            if (n > 100000) throw std::runtime_error("partition selection threshold: pi does not reach 1");
+            const R pi = tail(threshold - n);
+            std::fprintf(f, "%s,%s,%s,%d,%s,%ld,%ld,%s\n", c.mechanism, fmt_in(eps_d).c_str(),
+                         fmt_in(delta_d).c_str(), c.m, fmt_out(noise).c_str(), threshold, n,
+                         fmt_out(pi).c_str());
+            if (pi > 1 - R("1e-9")) break;
+        }
+    }
+    std::fclose(f);
+}
+
+// The standard deviation of the integer noise of dp_count (sensitivity 1) and of dp_sum over
+// integers with integer bounds [0, U] (sensitivity U), both on the grid g = 1 (privacy.md "Grid and
+// mechanism": minimum granularity 1, Laplace and Gaussian grids <= 1 at these scales), in a
+// release over m groups (privacy.md "Releases over m groups"):
+//   laplace:  discrete Laplace of scale t = m D / eps: variance 2q / (1 - q)^2, q = e^(-1/t);
+//   gaussian: m = 1: the smallest sigma >= the analytic sigma at (eps, delta, D) whose exact
+//             discrete profile (CKS Theorem 7) is <= delta; m > 1: max(analytic sigma at (eps,
+//             delta, sqrt(m) D), 8); the variance of N_Z(0, sigma^2) summed directly.
+void write_person_level_noise(const std::string& dir) {
+    FILE* f = open_out(dir, "person_level_noise.csv");
+    std::fprintf(f, "mechanism,epsilon,delta,max_groups,sensitivity,sd\n");
+    struct Case {
+        const char* mechanism;
+        const char* eps;
+        const char* delta;
+        int m;
+        int sensitivity;
+    };
+    const std::vector<Case> cases = {{"laplace", "0.5", "0", 1, 1},     {"laplace", "0.5", "0", 3, 1},
+                                     {"laplace", "1", "0", 1, 5},       {"laplace", "1", "0", 3, 5},
+                                     {"gaussian", "0.5", "1e-5", 1, 1}, {"gaussian", "0.5", "1e-5", 3, 1},
+                                     {"gaussian", "1", "1e-5", 1, 5},   {"gaussian", "1", "1e-5", 3, 5}};
+    for (const Case& c : cases) {
+        const double eps_d = D(c.eps), delta_d = D(c.delta);
+        const R eps = eps_d, delta = delta_d;
+        R variance;
+        if (std::string(c.mechanism) == "laplace") {
+            const R t = R(c.m) * c.sensitivity / eps;
+            const R q = exp_(-1 / t);
+            variance = 2 * q / ((1 - q) * (1 - q));
+        } else {
+            const R start = analytic_sigma(eps, delta, sqrt_(R(c.m)) * c.sensitivity);
+            R sigma;
+            if (c.m == 1)
+                sigma = discrete_gaussian_sigma(eps, delta, c.sensitivity, start);
+            else
+                sigma = start > 8 ? start : R(8);
+            variance = DiscreteGaussian(sigma).variance();
+        }
+        std::fprintf(f, "%s,%s,%s,%d,%d,%s\n", c.mechanism, fmt_in(eps_d).c_str(), fmt_in(delta_d).c_str(),
+                     c.m, c.sensitivity, fmt_out(sqrt_(variance)).c_str());
+    }
+    std::fclose(f);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -570,6 +773,8 @@ int main(int argc, char** argv) {
     if (argc > 3 && std::string(argv[2]) == "--only" && std::string(argv[3]) == "partition_selection") {
         try {
             write_partition_selection(dir);
+            write_partition_selection_threshold(dir);
+            write_person_level_noise(dir);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "generate_references: %s\n", e.what());
             return 1;
@@ -586,6 +791,8 @@ int main(int argc, char** argv) {
         write_accuracy(dir);
         write_truncated_laplace(dir, rejected);
         write_partition_selection(dir);
+        write_partition_selection_threshold(dir);
+        write_person_level_noise(dir);
         std::fclose(rejected);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "generate_references: %s\n", e.what());
