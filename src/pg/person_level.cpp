@@ -26,6 +26,9 @@ extern "C" {
 #include "parser/parse_clause.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "access/nbtree.h"
+#include "catalog/pg_am.h"
+#include "commands/defrem.h"
 }
 
 #include <cstdint>
@@ -480,6 +483,23 @@ void check_selection_placement(const Query* level, List* calls) {
     }
 }
 
+// True if two values of the type that are equal (under the collation) are the same value: a group's
+// key is then the same whatever row supplied it. Not for numeric (5.0 = 5.000), float (0 = -0),
+// interval, arrays, records, jsonb, nondeterministic collations: the released representative
+// would be the first row's spelling, which shows whose rows are in the group (red-team round 7).
+// The test is the one btree deduplication relies on (the opfamily's equalimage procedure), except
+// for character(n), whose equal values may differ in trailing spaces.
+bool equality_is_identity(Oid type, Oid collation) {
+    const Oid base = getBaseType(type);
+    if (base == BPCHAROID) return false;
+    const Oid opclass = GetDefaultOpClass(base, BTREE_AM_OID);
+    if (!OidIsValid(opclass)) return false;
+    const Oid input = get_opclass_input_type(opclass);
+    const Oid procedure = get_opfamily_proc(get_opclass_family(opclass), input, input, BTEQUALIMAGE_PROC);
+    if (!OidIsValid(procedure)) return false;
+    return DatumGetBool(OidFunctionCall1Coll(procedure, collation, ObjectIdGetDatum(input)));
+}
+
 LevelShape shape_of(Query* level, const char* name) {
     LevelShape shape{GroupForm::Ungrouped, NIL, NIL, 0, NIL, nullptr};
     if (level->groupingSets != NIL) refuse(name, "GROUPING SETS, ROLLUP and CUBE are not supported.");
@@ -497,6 +517,21 @@ LevelShape shape_of(Query* level, const char* name) {
                    "A grouped release over a protected relation would show its groups' keys, which may "
                    "identify a person: release them through private group selection (HAVING dp_groups) or "
                    "take them from a relation declared public.");
+        }
+        foreach (cell, shape.keys) {
+            Node* key = static_cast<Node*>(lfirst(cell));
+            if (!equality_is_identity(exprType(key), exprCollation(key))) {
+                ereport(ERROR,
+                        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                         errmsg("pgdp cannot release group keys of type %s selected from protected relation "
+                                "\"%s\"",
+                                format_type_be(exprType(key)), name),
+                         errdetail("Equal keys of this type (or collation) can be written differently (5.0 "
+                                   "and 5.000, 0 and -0, 'a' and 'A'); the group would show the spelling "
+                                   "of one of its rows, which depends on whose rows it holds."),
+                         errhint("Group by a value whose equal values are identical, e.g. GROUP BY "
+                                 "k::text (deterministic collation) or round(k)::bigint.")));
+            }
         }
         shape.form = GroupForm::Selection;
         return shape;
@@ -669,6 +704,45 @@ RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
     return entry;
 }
 
+// A grouped release's rows in the order of its keys, after any ORDER BY of the query: level 3's
+// hash table holds every group, dropped ones included, and its size and layout (so the order in
+// which the kept groups come out, and which rows a LIMIT keeps) would depend on them (red-team
+// round 7: one unit's dropped group reordered 229 released groups). Sorted by the keys, the rows'
+// order is a function of what is released.
+void order_by_keys(Query* level, const char* name) {
+    if (level->limitOption == LIMIT_OPTION_WITH_TIES) {
+        refuse(name, "FETCH ... WITH TIES is not supported in a grouped release (apply it in an outer query).");
+    }
+    // DISTINCT ON keeps the first row of each set of equal DISTINCT ON values: ordered by them, then
+    // by the keys, the first row is a function of the released rows too.
+    if (level->hasDistinctOn && level->sortClause == NIL) level->sortClause = list_copy(level->distinctClause);
+    List* keys_order = NIL;
+    ListCell* cell;
+    foreach (cell, level->groupClause) {
+        const auto* group = lfirst_node(SortGroupClause, cell);
+        bool sorted = false;
+        ListCell* sort_cell;
+        foreach (sort_cell, level->sortClause) {
+            if (lfirst_node(SortGroupClause, sort_cell)->tleSortGroupRef == group->tleSortGroupRef) sorted = true;
+        }
+        if (sorted) continue;
+        const TargetEntry* entry = get_sortgroupclause_tle(const_cast<SortGroupClause*>(group), level->targetList);
+        if (level->distinctClause != NIL && !level->hasDistinctOn && entry->resjunk) {
+            refuse(name,
+                   "SELECT DISTINCT of a grouped release must show every GROUP BY key (or apply DISTINCT in "
+                   "an outer query).");
+        }
+        auto* order = makeNode(SortGroupClause);
+        order->tleSortGroupRef = group->tleSortGroupRef;
+        get_sort_group_operators(exprType((Node*)entry->expr), true, true, false, &order->sortop, &order->eqop,
+                                 nullptr, &order->hashable);
+        if (!OidIsValid(order->sortop)) refuse(name, "A GROUP BY key's type has no ordering operator.");
+        order->nulls_first = false;
+        keys_order = lappend(keys_order, order);
+    }
+    level->sortClause = list_concat(level->sortClause, keys_order);
+}
+
 // Rewrites the level (its protected relation at protected_index) into levels 1-3.
 void rewrite_level(Query* level, int protected_index, const Protection& protection, List* calls,
                    const LevelShape& shape, const char* name) {
@@ -757,6 +831,7 @@ void rewrite_level(Query* level, int protected_index, const Protection& protecti
     auto mutator = reinterpret_cast<Node* (*)()>(reinterpret_cast<void (*)()>(replace_calls_and_keys));
     level->targetList = (List*)expression_tree_mutator((Node*)level->targetList, mutator, &replacement);
     level->havingQual = expression_tree_mutator(level->havingQual, mutator, &replacement);
+    if (grouped) order_by_keys(level, name);
 }
 
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
