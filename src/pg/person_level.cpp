@@ -611,6 +611,9 @@ Query* units_level(Query* level, const LevelShape& shape, Var* unit, List* calls
 // unit ORDER BY pgdp.bounding_rank()): a unit's groups in a uniformly random order, drawn per row
 // from the release CSPRNG, independent of every other unit's rows.
 Query* bounded_level(Query* units, int unit_column, const char* name) {
+    // Level 1 moves one level deeper again (below level 2): its references to outer queries too
+    // (red-team round 7: a correlated grouped release pointed them at level 2, an internal error).
+    IncrementVarSublevelsUp((Node*)units, 1, 1);
     Query* bounded = new_select();
     bounded->rtable = list_make1(subquery_entry(units, "pgdp_units"));
     bounded->jointree = makeFromExpr(list_make1(reference_to(1)), nullptr);
@@ -711,11 +714,13 @@ RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
 // order is a function of what is released.
 void order_by_keys(Query* level, const char* name) {
     if (level->limitOption == LIMIT_OPTION_WITH_TIES) {
-        refuse(name, "FETCH ... WITH TIES is not supported in a grouped release (apply it in an outer query).");
+        refuse(name,
+               "FETCH ... WITH TIES is not supported in a grouped release (apply it in an outer query).");
     }
     // DISTINCT ON keeps the first row of each set of equal DISTINCT ON values: ordered by them, then
     // by the keys, the first row is a function of the released rows too.
-    if (level->hasDistinctOn && level->sortClause == NIL) level->sortClause = list_copy(level->distinctClause);
+    if (level->hasDistinctOn && level->sortClause == NIL)
+        level->sortClause = list_copy(level->distinctClause);
     List* keys_order = NIL;
     ListCell* cell;
     foreach (cell, level->groupClause) {
@@ -723,10 +728,12 @@ void order_by_keys(Query* level, const char* name) {
         bool sorted = false;
         ListCell* sort_cell;
         foreach (sort_cell, level->sortClause) {
-            if (lfirst_node(SortGroupClause, sort_cell)->tleSortGroupRef == group->tleSortGroupRef) sorted = true;
+            if (lfirst_node(SortGroupClause, sort_cell)->tleSortGroupRef == group->tleSortGroupRef)
+                sorted = true;
         }
         if (sorted) continue;
-        const TargetEntry* entry = get_sortgroupclause_tle(const_cast<SortGroupClause*>(group), level->targetList);
+        const TargetEntry* entry =
+            get_sortgroupclause_tle(const_cast<SortGroupClause*>(group), level->targetList);
         if (level->distinctClause != NIL && !level->hasDistinctOn && entry->resjunk) {
             refuse(name,
                    "SELECT DISTINCT of a grouped release must show every GROUP BY key (or apply DISTINCT in "
@@ -734,8 +741,8 @@ void order_by_keys(Query* level, const char* name) {
         }
         auto* order = makeNode(SortGroupClause);
         order->tleSortGroupRef = group->tleSortGroupRef;
-        get_sort_group_operators(exprType((Node*)entry->expr), true, true, false, &order->sortop, &order->eqop,
-                                 nullptr, &order->hashable);
+        get_sort_group_operators(exprType((Node*)entry->expr), true, true, false, &order->sortop,
+                                 &order->eqop, nullptr, &order->hashable);
         if (!OidIsValid(order->sortop)) refuse(name, "A GROUP BY key's type has no ordering operator.");
         order->nulls_first = false;
         keys_order = lappend(keys_order, order);
