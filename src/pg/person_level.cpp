@@ -26,6 +26,9 @@ extern "C" {
 #include "parser/parse_clause.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "access/nbtree.h"
+#include "catalog/pg_am.h"
+#include "commands/defrem.h"
 }
 
 #include <algorithm>
@@ -482,6 +485,23 @@ void check_selection_placement(const Query* level, List* calls) {
     }
 }
 
+// True if two values of the type that are equal (under the collation) are the same value: a group's
+// key is then the same whatever row supplied it. Not for numeric (5.0 = 5.000), float (0 = -0),
+// interval, arrays, records, jsonb, nondeterministic collations: the released representative
+// would be the first row's spelling, which shows whose rows are in the group (red-team round 7).
+// The test is the one btree deduplication relies on (the opfamily's equalimage procedure), except
+// for character(n), whose equal values may differ in trailing spaces.
+bool equality_is_identity(Oid type, Oid collation) {
+    const Oid base = getBaseType(type);
+    if (base == BPCHAROID) return false;
+    const Oid opclass = GetDefaultOpClass(base, BTREE_AM_OID);
+    if (!OidIsValid(opclass)) return false;
+    const Oid input = get_opclass_input_type(opclass);
+    const Oid procedure = get_opfamily_proc(get_opclass_family(opclass), input, input, BTEQUALIMAGE_PROC);
+    if (!OidIsValid(procedure)) return false;
+    return DatumGetBool(OidFunctionCall1Coll(procedure, collation, ObjectIdGetDatum(input)));
+}
+
 LevelShape shape_of(Query* level, const char* name) {
     LevelShape shape{GroupForm::Ungrouped, NIL, NIL, 0, NIL, nullptr};
     if (level->groupingSets != NIL) refuse(name, "GROUPING SETS, ROLLUP and CUBE are not supported.");
@@ -516,6 +536,21 @@ LevelShape shape_of(Query* level, const char* name) {
                    "A grouped release over a protected relation would show its groups' keys, which may "
                    "identify a person: release them through private group selection (HAVING dp_groups) or "
                    "take them from a relation declared public.");
+        }
+        foreach (cell, shape.keys) {
+            Node* key = static_cast<Node*>(lfirst(cell));
+            if (!equality_is_identity(exprType(key), exprCollation(key))) {
+                ereport(ERROR,
+                        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                         errmsg("pgdp cannot release group keys of type %s selected from protected relation "
+                                "\"%s\"",
+                                format_type_be(exprType(key)), name),
+                         errdetail("Equal keys of this type (or collation) can be written differently (5.0 "
+                                   "and 5.000, 0 and -0, 'a' and 'A'); the group would show the spelling "
+                                   "of one of its rows, which depends on whose rows it holds."),
+                         errhint("Group by a value whose equal values are identical, e.g. GROUP BY "
+                                 "k::text (deterministic collation) or round(k)::bigint.")));
+            }
         }
         shape.form = GroupForm::Selection;
         return shape;
@@ -591,6 +626,9 @@ Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* call
 // unit ORDER BY pgdp.bounding_rank()): a unit's groups in a uniformly random order, drawn per row
 // from the release CSPRNG, independent of every other unit's rows.
 Query* bounded_level(Query* units, int unit_column, const char* name) {
+    // Level 1 moves one level deeper again (below level 2): its references to outer queries too
+    // (red-team round 7: a correlated grouped release pointed them at level 2, an internal error).
+    IncrementVarSublevelsUp((Node*)units, 1, 1);
     Query* bounded = new_select();
     bounded->rtable = list_make1(subquery_entry(units, "pgdp_units"));
     bounded->jointree = makeFromExpr(list_make1(reference_to(1)), nullptr);
@@ -715,6 +753,49 @@ Node* selection_first(Node* having) {
     return (Node*)makeBoolExpr(AND_EXPR, lappend(selections, guarded), -1);
 }
 
+// A grouped release's rows in the order of its keys, after any ORDER BY of the query: level 3's
+// hash table holds every group, dropped ones included, and its size and layout (so the order in
+// which the kept groups come out, and which rows a LIMIT keeps) would depend on them (red-team
+// round 7: one unit's dropped group reordered 229 released groups). Sorted by the keys, the rows'
+// order is a function of what is released.
+void order_by_keys(Query* level, const char* name) {
+    if (level->limitOption == LIMIT_OPTION_WITH_TIES) {
+        refuse(name,
+               "FETCH ... WITH TIES is not supported in a grouped release (apply it in an outer query).");
+    }
+    // DISTINCT ON keeps the first row of each set of equal DISTINCT ON values: ordered by them, then
+    // by the keys, the first row is a function of the released rows too.
+    if (level->hasDistinctOn && level->sortClause == NIL)
+        level->sortClause = list_copy(level->distinctClause);
+    List* keys_order = NIL;
+    ListCell* cell;
+    foreach (cell, level->groupClause) {
+        const auto* group = lfirst_node(SortGroupClause, cell);
+        bool sorted = false;
+        ListCell* sort_cell;
+        foreach (sort_cell, level->sortClause) {
+            if (lfirst_node(SortGroupClause, sort_cell)->tleSortGroupRef == group->tleSortGroupRef)
+                sorted = true;
+        }
+        if (sorted) continue;
+        const TargetEntry* entry =
+            get_sortgroupclause_tle(const_cast<SortGroupClause*>(group), level->targetList);
+        if (level->distinctClause != NIL && !level->hasDistinctOn && entry->resjunk) {
+            refuse(name,
+                   "SELECT DISTINCT of a grouped release must show every GROUP BY key (or apply DISTINCT in "
+                   "an outer query).");
+        }
+        auto* order = makeNode(SortGroupClause);
+        order->tleSortGroupRef = group->tleSortGroupRef;
+        get_sort_group_operators(exprType((Node*)entry->expr), true, true, false, &order->sortop,
+                                 &order->eqop, nullptr, &order->hashable);
+        if (!OidIsValid(order->sortop)) refuse(name, "A GROUP BY key's type has no ordering operator.");
+        order->nulls_first = false;
+        keys_order = lappend(keys_order, order);
+    }
+    level->sortClause = list_concat(level->sortClause, keys_order);
+}
+
 // Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
 void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
                    const char* name) {
@@ -796,6 +877,7 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
     level->targetList = (List*)replace_calls_and_keys((Node*)level->targetList, &replacement);
     level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
     level->havingQual = selection_first(level->havingQual);
+    if (grouped) order_by_keys(level, name);
 }
 
 // ---- protected relations joined on their units ------------------------------------------------
