@@ -234,18 +234,22 @@ SELECT region, dp_count(1e6) FROM gra_visits GROUP BY ROLLUP (region) HAVING dp_
 -- groups' count 1 would divide by zero.
 SELECT count(*) AS kept FROM (SELECT region, dp_count(1e6) c FROM gra_visits GROUP BY region
     HAVING 1 / (dp_count(1e6) - 1) > 0 AND dp_groups(1e6, 1e-9, 'laplace')) s;
--- Documented channel, not closed: a HAVING condition without aggregates is a condition on the
--- keys, which PostgreSQL moves to WHERE, before the selection; its error shows the victim's
--- dropped group exists, exactly as the same condition written in WHERE would (errors of the
--- analyst's own expressions over the rows: docs/privacy.md, What remains outside).
-SELECT region, dp_count(1e6) FROM gra_visits GROUP BY region
+-- Held (closed after this round): a HAVING condition without aggregates beside dp_groups is
+-- evaluated only for kept groups (the rewrite writes it as CASE WHEN dp_groups(...) THEN ... ELSE
+-- false END), so PostgreSQL cannot move it to WHERE: the victim's dropped group 500 never divides
+-- by zero. The same condition written in WHERE runs on every row (errors of the analyst's own
+-- expressions over the rows: docs/privacy.md, What remains outside).
+SELECT region FROM gra_visits GROUP BY region
 HAVING dp_groups(1e6, 1e-9, 'laplace') AND 1 / (region - 500) = 0;
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
 
 -- Held: other refused forms of a grouped level (0A000, nothing charged).
-SELECT region, dp_count(1e6) FROM gra_visits v1 JOIN gra_visits v2 USING (person, region) GROUP BY region
+-- A self-join on the region only mixes people in one row (joined on the unit it would be fine).
+SELECT region, dp_count(1e6) FROM gra_visits v1 JOIN gra_visits v2 USING (region) GROUP BY region
 HAVING dp_groups(1e6, 1e-9);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- Joined on the unit too: each row is one person's; the same regions are kept as above.
+SELECT region FROM gra_visits v1 JOIN gra_visits v2 USING (person, region) GROUP BY region
+HAVING dp_groups(1e6, 1e-9);
 SELECT (SELECT 1), dp_count(1e6) FROM gra_visits GROUP BY 1 HAVING dp_groups(1e6, 1e-9);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT region, dp_count(1e6), sum(minutes) FROM gra_visits GROUP BY region HAVING dp_groups(1e6, 1e-9);
