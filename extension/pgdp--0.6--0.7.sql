@@ -126,7 +126,9 @@ BEGIN
     END IF;
     EXECUTE format('GRANT EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
                    'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int, name), '
-                   'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass) TO %s', role);
+                   'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass), '
+                   'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole) TO %s', role);
+    EXECUTE format('GRANT SELECT ON pgdp.access_grants TO %s', role);
     EXECUTE format('GRANT SELECT ON pgdp.budget_status, pgdp.ledger TO %s', role);
 END $$;
 CREATE OR REPLACE FUNCTION pgdp.revoke_admin(role regrole) RETURNS void
@@ -137,20 +139,10 @@ BEGIN
     END IF;
     EXECUTE format('REVOKE EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
                    'pgdp.raise_budget(regrole, numeric, numeric), pgdp.protect(regclass, name, int, name), '
-                   'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass) FROM %s', role);
+                   'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass), '
+                   'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole) FROM %s', role);
+    EXECUTE format('REVOKE SELECT ON pgdp.access_grants FROM %s', role);
     EXECUTE format('REVOKE SELECT ON pgdp.budget_status, pgdp.ledger FROM %s', role);
-END $$;
-DO $$
-DECLARE
-    admin regrole;
-BEGIN
-    FOR admin IN
-        SELECT DISTINCT a.grantee::regrole FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
-        WHERE p.oid = 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)'::pg_catalog.regprocedure
-          AND a.privilege_type = 'EXECUTE' AND a.grantee <> 0 AND a.grantee <> p.proowner
-    LOOP
-        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION pgdp.protect(regclass, name, int, name) TO %s', admin);
-    END LOOP;
 END $$;
 
 -- A change of a relation's protection or public status invalidates the cached plans that read it
@@ -163,3 +155,103 @@ CREATE TRIGGER pgdp_invalidate_plans AFTER INSERT OR UPDATE OR DELETE ON pgdp.pr
     FOR EACH ROW EXECUTE FUNCTION pgdp.invalidate_plans();
 CREATE TRIGGER pgdp_invalidate_plans AFTER INSERT OR UPDATE OR DELETE ON pgdp.public_relations
     FOR EACH ROW EXECUTE FUNCTION pgdp.invalidate_plans();
+
+-- =============================================================================================
+-- DP-only access (0.7; docs/privacy.md "Untrusted analysts"). An admin lets a role make person-level
+-- releases over a protected relation without any SELECT privilege on it: the role cannot read the
+-- rows (PostgreSQL's own permission check refuses every other query, with or without pgdp loaded),
+-- and pgdp lets the executor read the relation as its owner only for plans pgdp accepted (a
+-- person-level release whose expressions over the rows cannot fail or leak).
+CREATE TABLE pgdp.access_grants (
+    relation regclass NOT NULL,
+    role regrole NOT NULL,
+    granted_by regrole NOT NULL,            -- the session user who granted it (last)
+    granted_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (relation, role)
+);
+COMMENT ON TABLE pgdp.access_grants IS 'Roles with DP-only access to protected relations: releases without SELECT on the rows';
+SELECT pg_catalog.pg_extension_config_dump('pgdp.access_grants', '');
+REVOKE ALL ON pgdp.access_grants FROM PUBLIC;
+CREATE TRIGGER pgdp_invalidate_plans AFTER INSERT OR UPDATE OR DELETE ON pgdp.access_grants
+    FOR EACH ROW EXECUTE FUNCTION pgdp.invalidate_plans();
+
+-- Who has DP-only access (everyone may read it, as pgdp.protections): and whether the role can
+-- also read the rows directly (then the access adds nothing).
+CREATE VIEW pgdp.dp_access AS
+SELECT g.relation, g.role, g.granted_by, g.granted_at,
+       CASE WHEN c.oid IS NULL OR r.oid IS NULL THEN NULL
+            ELSE pg_catalog.has_table_privilege(g.role, g.relation, 'SELECT') END AS can_read_rows
+FROM pgdp.access_grants g
+LEFT JOIN pg_catalog.pg_class c ON c.oid = g.relation
+LEFT JOIN pg_catalog.pg_roles r ON r.oid = g.role;
+GRANT SELECT ON pgdp.dp_access TO PUBLIC;
+COMMENT ON VIEW pgdp.dp_access IS 'Roles with DP-only access to protected relations; can_read_rows: the role also has SELECT (the access then adds nothing).';
+
+CREATE FUNCTION pgdp.grant_access(relation regclass, role regrole) RETURNS SETOF pgdp.dp_access
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF relation IS NULL OR role IS NULL THEN
+        RAISE EXCEPTION '% must not be NULL', CASE WHEN relation IS NULL THEN 'relation' ELSE 'role' END
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'pgdp.grant_access(relation, role) names a protected relation and the analyst role.';
+    END IF;
+    IF NOT EXISTS (SELECT FROM pgdp.protected_relations p WHERE p.relation = grant_access.relation) THEN
+        RAISE EXCEPTION 'relation % is not protected', relation USING ERRCODE = 'object_not_in_prerequisite_state',
+            HINT = format('DP-only access is to a protected relation: pgdp.protect(%L, privacy_unit => ...) first.',
+                          relation::text);
+    END IF;
+    IF (SELECT rolsuper FROM pg_roles WHERE oid = role) THEN
+        RAISE EXCEPTION 'role % is a superuser', role USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'A superuser reads every relation; DP-only access is for roles that cannot.';
+    END IF;
+    INSERT INTO pgdp.access_grants AS g (relation, role, granted_by)
+    VALUES (grant_access.relation, grant_access.role, session_user::regrole)
+    ON CONFLICT ON CONSTRAINT access_grants_pkey DO UPDATE
+        SET granted_by = excluded.granted_by, granted_at = now();
+    IF has_table_privilege(role, relation, 'SELECT') THEN
+        RAISE WARNING 'role % can read the rows of % directly: DP-only access protects nothing while it has SELECT', role, relation
+            USING HINT = format('REVOKE SELECT ON %s FROM %s (and from PUBLIC and the roles it belongs to).', relation, role);
+    END IF;
+    RETURN QUERY SELECT * FROM pgdp.dp_access a WHERE a.relation = grant_access.relation AND a.role = grant_access.role;
+END $$;
+COMMENT ON FUNCTION pgdp.grant_access(regclass, regrole) IS
+    'Admins: lets a role make person-level releases over a protected relation without SELECT on it.';
+
+CREATE FUNCTION pgdp.revoke_access(relation regclass, role regrole) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    DELETE FROM pgdp.access_grants g WHERE g.relation = revoke_access.relation AND g.role = revoke_access.role;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'role % has no DP-only access to %', coalesce(role::text, 'NULL'), coalesce(relation::text, 'NULL')
+            USING ERRCODE = 'undefined_object', HINT = 'pgdp.dp_access lists who has DP-only access.';
+    END IF;
+END $$;
+COMMENT ON FUNCTION pgdp.revoke_access(regclass, regrole) IS 'Admins: withdraws a role''s DP-only access to a relation.';
+REVOKE ALL ON FUNCTION pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole) FROM PUBLIC;
+
+-- Access goes with the relation: dropped or unprotected relations lose their grants.
+CREATE FUNCTION pgdp.forget_access() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    DELETE FROM pgdp.access_grants g WHERE g.relation = OLD.relation;
+    RETURN NULL;
+END $$;
+REVOKE ALL ON FUNCTION pgdp.forget_access() FROM PUBLIC;
+CREATE TRIGGER pgdp_forget_access AFTER DELETE ON pgdp.protected_relations
+    FOR EACH ROW EXECUTE FUNCTION pgdp.forget_access();
+
+-- Admins are the roles with EXECUTE on pgdp.set_budget: they get the new functions too.
+DO $$
+DECLARE
+    admin regrole;
+BEGIN
+    FOR admin IN
+        SELECT DISTINCT a.grantee::regrole FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+        WHERE p.oid = 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)'::pg_catalog.regprocedure
+          AND a.privilege_type = 'EXECUTE' AND a.grantee <> 0 AND a.grantee <> p.proowner
+    LOOP
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION pgdp.protect(regclass, name, int, name), '
+                                  'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole) TO %s', admin);
+        EXECUTE pg_catalog.format('GRANT SELECT ON pgdp.access_grants TO %s', admin);
+    END LOOP;
+END $$;

@@ -26,17 +26,22 @@ extern "C" {
 #include "parser/parse_clause.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "access/nbtree.h"
 #include "catalog/pg_am.h"
 #include "commands/defrem.h"
 }
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <cstring>
 
 #include "pg/aggregate_call.hpp"
 #include "pg/cpp_boundary.hpp"
+#include "pg/dp_access.hpp"
+#include "pg/release_trust.hpp"
 #include "pg/strong_random.hpp"
 #include "pg/protected_relations.hpp"
 
@@ -45,6 +50,9 @@ namespace {
 
 // The protections read once for the rewrite of one query (rewrite_person_level_releases).
 const ProtectionCatalog* catalog = nullptr;
+// The level being rewritten reads a relation with DP-only access: float partials are summed as
+// numeric, which cannot overflow into an error (set by process_level around rewrite_level).
+bool partial_over_numeric = false;
 
 using WalkerFn = bool (*)();
 template <typename F>
@@ -307,6 +315,11 @@ Oid bounding_rank_function() {
 Aggref* unit_partial(const Aggref* call, AggregateKind kind) {
     Expr* value = linitial_node(TargetEntry, call->args)->expr;
     Oid value_type = exprType((Node*)value);
+    if (partial_over_numeric && (value_type == FLOAT4OID || value_type == FLOAT8OID)) {
+        value = (Expr*)coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, NUMERICOID,
+                                             -1, COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
+        value_type = NUMERICOID;
+    }
     const char* name = kind == AggregateKind::Sum ? "sum" : "avg";
     // pg_catalog's own aggregates, whatever the search_path: the partial must be built-in code.
     const Oid function = LookupFuncName(
@@ -1027,6 +1040,97 @@ Expr* joined_unit(Query* level, List* entries, const char* name) {
     return (Expr*)coalesce;
 }
 
+// ---- DP-only access: expressions over the rows ----------------------------------------------
+
+// A role with DP-only access learns from a query only its releases: an expression evaluated on
+// protected rows must not fail, wait or act depending on them. Accepted: constants, parameters,
+// columns, and functions and operators PostgreSQL marks LEAKPROOF (pgdp's own safe functions are);
+// everything else (a division, a cast that may fail, pg_sleep, a subquery, a user's function) is
+// refused, naming the function. *context: the function found (InvalidOid for another construct).
+bool leaky_function(Oid function, void* context) {
+    if (get_func_leakproof(function)) return false;
+    *static_cast<Oid*>(context) = function;
+    return true;
+}
+
+bool leaky_node(Node* node, void* context) {
+    if (node == nullptr) return false;
+    switch (nodeTag(node)) {
+        case T_Var:
+        case T_Const:
+        case T_Param:
+        case T_List:
+        case T_BoolExpr:
+        case T_NullTest:
+        case T_BooleanTest:
+        case T_CaseExpr:
+        case T_CaseWhen:
+        case T_CaseTestExpr:
+        case T_CoalesceExpr:
+        case T_RelabelType:
+        case T_ArrayExpr:
+        case T_RowExpr:
+        case T_TargetEntry:
+            break;
+        case T_FuncExpr:
+        case T_OpExpr:
+        case T_DistinctExpr:
+        case T_NullIfExpr:
+        case T_ScalarArrayOpExpr:
+        case T_CoerceViaIO:
+            // Every function the node calls (an operator's function, the I/O functions of a cast).
+            if (check_functions_in_node(node, leaky_function, context)) return true;
+            break;
+        default:
+            // A subquery, an aggregate, a window function, a domain check, GREATEST/LEAST, ...
+            *static_cast<Oid*>(context) = InvalidOid;
+            return true;
+    }
+    return expression_tree_walker(node, walker_cast(leaky_node), context);
+}
+
+[[noreturn]] void refuse_leaky(const char* relation, const char* where, Oid function) {
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+         errmsg("with DP-only access to \"%s\", the %s may use only leakproof functions", relation, where),
+         OidIsValid(function)
+             ? errdetail("%s is not LEAKPROOF: it may fail, wait or act depending on a person's values, "
+                         "which would show them beside the release.",
+                         format_procedure(function))
+             : errdetail("It holds a construct that may fail or read other data depending on a person's "
+                         "values (a subquery, a domain check, GREATEST or LEAST, a nested aggregate)."),
+         errhint("Use comparisons and pgdp's safe functions (docs/privacy.md \"Untrusted analysts\"); "
+                 "compute anything else from the releases.")));
+}
+
+// Refuses leaky expressions evaluated on the rows of a level read with DP-only access: join and
+// WHERE conditions, group keys, and the values of the calls.
+void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, const char* name) {
+    Oid function = InvalidOid;
+    if (leaky_node(level->jointree->quals, &function)) refuse_leaky(name, "WHERE condition", function);
+    std::function<void(Node*)> joins = [&](Node* item) {
+        if (item == nullptr || !IsA(item, JoinExpr)) return;
+        const JoinExpr* join = castNode(JoinExpr, item);
+        if (leaky_node(join->quals, &function)) refuse_leaky(name, "join condition", function);
+        joins(join->larg);
+        joins(join->rarg);
+    };
+    ListCell* cell;
+    foreach (cell, level->jointree->fromlist) joins(static_cast<Node*>(lfirst(cell)));
+    foreach (cell, shape.keys) {
+        if (leaky_node(static_cast<Node*>(lfirst(cell)), &function))
+            refuse_leaky(name, "GROUP BY key", function);
+    }
+    foreach (cell, calls) {
+        const Aggref* call = static_cast<const Aggref*>(lfirst(cell));
+        const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+        if (kind != AggregateKind::Sum && kind != AggregateKind::Mean) continue;
+        if (leaky_node((Node*)linitial_node(TargetEntry, call->args)->expr, &function))
+            refuse_leaky(name, "aggregated value", function);
+    }
+}
+
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
 bool process_level(Query* level, List** marks) {
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
@@ -1109,6 +1213,21 @@ bool process_level(Query* level, List** marks) {
     Expr* unit =
         list_length(entries) == 1 ? (Expr*)copyObjectImpl(first->unit) : joined_unit(level, entries, name);
     const LevelShape shape = shape_of(level, name);
+    // DP-only access: a relation the role may not read but was granted access to is read with its
+    // owner's privileges, here only (dp_access.hpp); the level's expressions over rows must be leakproof.
+    List* dp_only = NIL;  // Oid of each relation read so
+    foreach (cell, entries) {
+        const auto* entry = static_cast<ProtectedEntry*>(lfirst(cell));
+        RangeTblEntry* table = rt_fetch(entry->index, level->rtable);
+        const Oid user = OidIsValid(table->checkAsUser) ? table->checkAsUser : GetUserId();
+        if (pg_class_aclcheck(table->relid, user, ACL_SELECT) == ACLCHECK_OK ||
+            !has_access_grant(entry->protection.root, user)) {
+            continue;
+        }
+        table->checkAsUser = relation_owner(table->relid);
+        dp_only = list_append_unique_oid(dp_only, table->relid);
+    }
+    if (dp_only != NIL) check_leakproof_level(level, shape, calls.pgdp, name);
     foreach (cell, entries) {
         if (shape.form == GroupForm::PublicKeys &&
             shape.public_index == static_cast<ProtectedEntry*>(lfirst(cell))->index)
@@ -1120,7 +1239,10 @@ bool process_level(Query* level, List** marks) {
     if (has_bare_vars((Node*)level->targetList, shape.keys) || has_bare_vars(level->havingQual, shape.keys)) {
         refuse(name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
     }
+    partial_over_numeric = dp_only != NIL;
     rewrite_level(level, unit, m, calls.pgdp, shape, name);
+    partial_over_numeric = false;
+    foreach (cell, dp_only) *marks = lappend(*marks, dp_access_mark(lfirst_oid(cell)));
     // One mark per protected entry read (the executor start counts them).
     foreach (cell, entries) {
         *marks = lappend(

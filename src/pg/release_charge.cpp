@@ -23,6 +23,7 @@ extern "C" {
 
 #include "core/aggregate_release.hpp"
 #include "pg/cpp_boundary.hpp"
+#include "pg/dp_access.hpp"
 #include "pg/ledger_channel.hpp"
 #include "pg/person_level.hpp"
 #include "pg/protected_relations.hpp"
@@ -841,6 +842,10 @@ void charging_executor_start(QueryDesc* query, int eflags) {
     } else {
         standard_ExecutorStart(query, eflags);
     }
+    // Plans reading relations with their owner's privileges (DP-only access): still accepted, and
+    // still the executing role's access, before any row is read; never explained.
+    check_dp_access(query, (eflags & EXEC_FLAG_EXPLAIN_ONLY) != 0 ||
+                               (query->instrument_options != 0 && explain_analyze_running()));
     // Plain EXPLAIN runs no aggregate: nothing to charge (EXPLAIN ANALYZE does run them and is
     // charged like the query). Its row estimates come from the data, though: refused when the plan
     // reads tables the session user may not read itself.

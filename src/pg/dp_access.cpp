@@ -1,0 +1,115 @@
+#include "pg/dp_access.hpp"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+}
+
+#include "pg/person_level.hpp"
+#include "pg/protected_relations.hpp"
+#include "pg/release_trust.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+// Marks no planner makes (see person_level.cpp for the others): one per relation read with its
+// owner's privileges, the hash being its OID.
+constexpr int kAccessCacheId = -4;
+
+[[noreturn]] void refuse_access(const char* relation, const char* detail) {
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied for relation %s", relation != nullptr ? relation : "?"),
+                    errdetail("%s", detail),
+                    errhint("Ask an admin for DP-only access (pgdp.grant_access) and make person-level "
+                            "releases: SELECT dp_count(...) FROM it ...; pgdp.dp_access lists who has it.")));
+}
+
+}  // namespace
+
+bool has_access_grant(Oid root, Oid role) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    const Oid catalog = OidIsValid(schema) ? get_relname_relid("access_grants", schema) : InvalidOid;
+    if (!OidIsValid(catalog)) return false;
+    const bool fresh = !IsInParallelMode();
+    if (!fresh && !ActiveSnapshotSet()) return false;  // fail closed
+    Relation table = table_open(catalog, AccessShareLock);
+    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : GetActiveSnapshot();
+    SysScanDesc scan = systable_beginscan(table, InvalidOid, false, snapshot, 0, nullptr);
+    bool found = false;
+    HeapTuple tuple;
+    while (!found && HeapTupleIsValid(tuple = systable_getnext(scan))) {
+        bool relation_null = true;
+        bool role_null = true;
+        // Columns 1-2: relation regclass, role regrole.
+        const Datum relation = heap_getattr(tuple, 1, RelationGetDescr(table), &relation_null);
+        const Datum grantee = heap_getattr(tuple, 2, RelationGetDescr(table), &role_null);
+        found = !relation_null && !role_null && DatumGetObjectId(relation) == root &&
+                DatumGetObjectId(grantee) == role;
+    }
+    systable_endscan(scan);
+    if (fresh) UnregisterSnapshot(snapshot);
+    table_close(table, AccessShareLock);
+    return found;
+}
+
+PlanInvalItem* dp_access_mark(Oid relation) {
+    auto* mark = makeNode(PlanInvalItem);
+    mark->cacheId = kAccessCacheId;
+    mark->hashValue = static_cast<uint32>(relation);
+    return mark;
+}
+
+void check_dp_access(QueryDesc* query, bool explain) {
+    const PlannedStmt* statement = query->plannedstmt;
+    List* relations = NIL;
+    ListCell* cell;
+    foreach (cell, statement->invalItems) {
+        const auto* item = lfirst_node(PlanInvalItem, cell);
+        if (item->cacheId == kAccessCacheId)
+            relations = lappend_oid(relations, static_cast<Oid>(item->hashValue));
+    }
+    if (relations == NIL) return;
+    const char* first = get_rel_name(linitial_oid(relations));
+    if (explain) {
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("EXPLAIN of a release over %s is not available with DP-only access",
+                        first != nullptr ? first : "?"),
+                 errdetail("Plans show the planner's row estimates, taken from statistics of the rows."),
+                 errhint("Run the query itself; its releases are the private answer.")));
+    }
+    const ProtectionCatalog protections = read_protection_catalog(query->snapshot);
+    if (!is_person_level_plan(statement, protections)) {
+        refuse_access(first,
+                      "This plan was made for DP-only access under a protection that has changed since; "
+                      "prepare the statement again.");
+    }
+    const Oid role = GetUserId();
+    foreach (cell, relations) {
+        const Oid relation = lfirst_oid(cell);
+        Protection protection;
+        const char* name = get_rel_name(relation);
+        if (!find_protection(protections, relation, &protection)) {
+            refuse_access(name, "The relation is no longer protected, so releases over it are not DP-only.");
+        }
+        if (pg_class_aclcheck(relation, role, ACL_SELECT) == ACLCHECK_OK) continue;
+        if (!has_access_grant(protection.root, role)) {
+            refuse_access(name,
+                          "The role running the query has no DP-only access to the relation (it may "
+                          "have been revoked, or the plan was made for another role).");
+        }
+    }
+    list_free(relations);
+}
+
+}  // namespace pgdp::pg
