@@ -1108,6 +1108,22 @@ bool leaky_node(Node* node, void* context) {
 // WHERE conditions, group keys, and the values of the calls.
 void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, const char* name) {
     Oid function = InvalidOid;
+    // A LATERAL item of FROM (a function, subquery or table function; the parser marks every one
+    // that names the level's columns) runs its code on each row: `FROM sales, LATERAL f(sales.note)`
+    // handed every row to the analyst's function, and `LATERAL generate_series(1, 1 / (x - 777))`
+    // failed on one person's value (access11 red team).
+    ListCell* entry_cell;
+    foreach (entry_cell, level->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, entry_cell);
+        if (!entry->lateral) continue;
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("with DP-only access to \"%s\", FROM may not hold LATERAL items", name),
+                 errdetail("A LATERAL function, subquery or table function runs on each row; its code, "
+                           "errors and timing would show a person's values beside the release."),
+                 errhint("Join other relations on conditions with comparisons and pgdp's safe functions "
+                         "(docs/privacy.md \"Untrusted analysts\"); compute anything else from the releases.")));
+    }
     if (leaky_node(level->jointree->quals, &function)) refuse_leaky(name, "WHERE condition", function);
     std::function<void(Node*)> joins = [&](Node* item) {
         if (item == nullptr || !IsA(item, JoinExpr)) return;
