@@ -1104,6 +1104,36 @@ bool leaky_node(Node* node, void* context) {
                  "compute anything else from the releases.")));
 }
 
+// leaky_node over a whole query tree beside the protected rows (a subquery or view in FROM, a
+// function in FROM, row-security policies): every expression of every level, the range table
+// entries' functions, VALUES and policies included. Join alias lists are skipped (the columns of
+// a JOIN ... USING, not code the plan runs beyond the join's own condition, which is walked).
+bool leaky_in_query(Node* node, void* context) {
+    if (node == nullptr) return false;
+    switch (nodeTag(node)) {
+        case T_Query:
+            return query_tree_walker(castNode(Query, node), walker_cast(leaky_in_query), context,
+                                     QTW_IGNORE_JOINALIASES);
+        case T_FromExpr:
+        case T_JoinExpr:
+        case T_RangeTblRef:
+        case T_SetOperationStmt:
+        case T_CommonTableExpr:
+        case T_RangeTblFunction:
+        case T_TableFunc:
+            return expression_tree_walker(node, walker_cast(leaky_in_query), context);
+        case T_List: {
+            ListCell* cell;
+            foreach (cell, castNode(List, node)) {
+                if (leaky_in_query(static_cast<Node*>(lfirst(cell)), context)) return true;
+            }
+            return false;
+        }
+        default:
+            return leaky_node(node, context);
+    }
+}
+
 // Refuses leaky expressions evaluated on the rows of a level read with DP-only access: join and
 // WHERE conditions, group keys, and the values of the calls.
 void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, const char* name) {
@@ -1123,6 +1153,32 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
                            "errors and timing would show a person's values beside the release."),
                  errhint("Join other relations on conditions with comparisons and pgdp's safe functions "
                          "(docs/privacy.md \"Untrusted analysts\"); compute anything else from the releases.")));
+    }
+    // The other items of FROM run as the plan joins them to the protected rows: a function in FROM
+    // runs only if some protected row passes WHERE, a view's condition or a row-security policy of
+    // the analyst's own table runs on the rows a parameterized scan fetches for each protected row
+    // (its values are the units present). Their code must be leakproof too (access11 red team:
+    // RAISE NOTICE in each showed that a person exists, and which units sales holds).
+    foreach (entry_cell, level->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, entry_cell);
+        if (leaky_in_query((Node*)entry->securityQuals, &function))
+            refuse_leaky(name, "row-security policy of a relation in FROM", function);
+        switch (entry->rtekind) {
+            case RTE_SUBQUERY:
+                if (leaky_in_query((Node*)entry->subquery, &function))
+                    refuse_leaky(name, "subquery or view in FROM", function);
+                break;
+            case RTE_FUNCTION:
+            case RTE_TABLEFUNC:
+            case RTE_VALUES:
+                if (leaky_in_query((Node*)entry->functions, &function) ||
+                    leaky_in_query((Node*)entry->tablefunc, &function) ||
+                    leaky_in_query((Node*)entry->values_lists, &function))
+                    refuse_leaky(name, "function or VALUES in FROM", function);
+                break;
+            default:
+                break;
+        }
     }
     if (leaky_node(level->jointree->quals, &function)) refuse_leaky(name, "WHERE condition", function);
     std::function<void(Node*)> joins = [&](Node* item) {
