@@ -92,6 +92,19 @@ CREATE FUNCTION alice.leak(int) RETURNS boolean LANGUAGE plpgsql IMMUTABLE
 CREATE FUNCTION alice.leak_sql(int) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$SELECT $1 > 0$$;
 CREATE FUNCTION alice.leak_rows(int, text) RETURNS SETOF int LANGUAGE plpgsql
     AS $$BEGIN IF $1 = 777 THEN RAISE NOTICE 'leak=% %', $1, $2; END IF; RETURN NEXT 1; END$$;
+-- Expensive, so that the planner evaluates it on as few rows as it can (parameterized scans).
+CREATE FUNCTION alice.leak_dear(int) RETURNS boolean LANGUAGE plpgsql IMMUTABLE COST 1000000
+    AS $$BEGIN RAISE NOTICE 'leak=%', $1; RETURN true; END$$;
+CREATE FUNCTION alice.noisy() RETURNS SETOF int LANGUAGE plpgsql
+    AS $$BEGIN RAISE NOTICE 'leak=called'; RETURN NEXT 1; END$$;
+CREATE INDEX ON alice.mult (i);
+CREATE VIEW alice.leaky_view AS SELECT i FROM alice.mult WHERE alice.leak_dear(i);
+CREATE TABLE alice.policed AS SELECT generate_series(1, 1000) AS i;
+CREATE INDEX ON alice.policed (i);
+ALTER TABLE alice.policed ENABLE ROW LEVEL SECURITY;
+ALTER TABLE alice.policed FORCE ROW LEVEL SECURITY;
+CREATE POLICY p ON alice.policed USING (alice.leak_dear(i));
+ANALYZE alice.mult, alice.policed;
 });
 
 # What the superuser computes from the rows (the person-level values).
@@ -118,6 +131,8 @@ my %exact = (
 	visit_units => su('SELECT count(DISTINCT customer) FROM visits'),
 	visit_a_units => su('SELECT count(DISTINCT customer) FROM visits_a'),
 	rows => su('SELECT count(*) FROM sales'),
+	below_10 => su('SELECT count(DISTINCT customer) FROM sales JOIN alice.mult m ON m.i = sales.customer WHERE m.i < 10'),
+	values_units => su('SELECT count(DISTINCT customer) FROM sales WHERE customer IN (1, 777)'),
 );
 is($exact{units}, 51, 'superuser: 51 units in sales');
 is($exact{secret_units}, 1, 'superuser: one person has the secret note');
@@ -503,7 +518,13 @@ session(
 		sql => 'EXPLAIN ANALYZE SELECT dp_count(1e6) FROM sales WHERE customer = 777;',
 		state => '42501'
 	},
-	{ name => 'EXPLAIN of the rows', sql => 'EXPLAIN SELECT * FROM sales;', state => '42501' });
+	{ name => 'EXPLAIN of the rows', sql => 'EXPLAIN SELECT * FROM sales;', state => '42501' },
+	{
+		name => 'EXPLAIN EXECUTE of a prepared release',
+		sql => 'PREPARE e AS SELECT dp_count(1e6) FROM sales; EXPLAIN EXECUTE e;',
+		state => '42501'
+	},
+	{ name => 'EXPLAIN ANALYZE EXECUTE', sql => 'EXPLAIN (ANALYZE, COSTS OFF) EXECUTE e;', state => '42501' });
 
 # --- Data-dependent errors, timing, functions -----------------------------------------------
 my @leaky = (
@@ -549,6 +570,21 @@ my @leaky = (
 		'LATERAL unnest of a failing cast (found: 22P02 quoting the value)',
 		'SELECT dp_count(1e6) FROM sales, LATERAL unnest(ARRAY[sales.note::int]) g;'
 	],
+	[
+		# Called only if a protected row passes WHERE: it showed that the secret note exists.
+		'her function in FROM (found: ran iff a row matched)',
+		q{SELECT dp_count(1e6) FROM sales, alice.noisy() f WHERE sales.note = 'secret';}
+	],
+	[
+		# A parameterized scan ran the view's condition on the units present (0..49 and 777).
+		'her view with a leaky condition joined on the unit (found: showed the units)',
+		'SET enable_hashjoin = off; SET enable_mergejoin = off; SELECT dp_count(1e6) FROM sales JOIN alice.leaky_view v ON v.i = sales.customer;'
+	],
+	[
+		'row-security policy of her table joined on the unit (found: showed 777)',
+		q{SET enable_hashjoin = off; SET enable_mergejoin = off; SELECT dp_count(1e6) FROM sales JOIN alice.policed p ON p.i = sales.customer WHERE sales.note = 'secret';}
+	],
+	[ 'built-in non-leakproof function in FROM', 'SELECT dp_count(1e6) FROM sales, generate_series(1, 3) g;' ],
 	[
 		'LATERAL in the public-keys form',
 		'SELECT r.region, dp_count(1e6) FROM regions r LEFT JOIN sales s ON s.region = r.region LEFT JOIN LATERAL alice.leak_rows(s.customer, s.note) f ON true GROUP BY r.region;'
@@ -631,6 +667,18 @@ session(
 		sql => 'SELECT dp_sum(amount, 0, 5000, 1e6) FROM sales s JOIN alice.mult m ON m.i <= s.amount;',
 		released => 1,
 		check => exact_is('per-unit clamped sum', $exact{join_amount})
+	},
+	{
+		name => 'join with her leakproof subquery',
+		sql => 'SELECT dp_count(1e6) FROM sales JOIN (SELECT i FROM alice.mult WHERE i < 10) m ON m.i = sales.customer;',
+		released => 1,
+		check => exact_is('units below 10', $exact{below_10})
+	},
+	{
+		name => 'join with VALUES',
+		sql => 'SELECT dp_count(1e6) FROM sales JOIN (VALUES (1), (777)) v(x) ON v.x = sales.customer;',
+		released => 1,
+		check => exact_is('units 1 and 777', $exact{values_units})
 	},
 	{
 		name => 'self-join on the unit',
