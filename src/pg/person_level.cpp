@@ -1146,13 +1146,14 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
     foreach (entry_cell, level->rtable) {
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, entry_cell);
         if (!entry->lateral) continue;
-        ereport(ERROR,
-                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-                 errmsg("with DP-only access to \"%s\", FROM may not hold LATERAL items", name),
-                 errdetail("A LATERAL function, subquery or table function runs on each row; its code, "
-                           "errors and timing would show a person's values beside the release."),
-                 errhint("Join other relations on conditions with comparisons and pgdp's safe functions "
-                         "(docs/privacy.md \"Untrusted analysts\"); compute anything else from the releases.")));
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("with DP-only access to \"%s\", FROM may not hold LATERAL items", name),
+             errdetail("A LATERAL function, subquery or table function runs on each row; its code, "
+                       "errors and timing would show a person's values beside the release."),
+             errhint("Join other relations on conditions with comparisons and pgdp's safe functions "
+                     "(docs/privacy.md \"Untrusted analysts\"); compute anything else from the releases.")));
     }
     // The other items of FROM run as the plan joins them to the protected rows: a function in FROM
     // runs only if some protected row passes WHERE, a view's condition or a row-security policy of
@@ -1217,13 +1218,14 @@ void refuse_parameters_over_rows(const Aggref* call) {
         ++position;
         if (has_value && position == 1) continue;
         if (contain_vars_of_level((Node*)lfirst_node(TargetEntry, cell)->expr, call->agglevelsup)) {
-            ereport(ERROR,
-                    (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                     errmsg("argument %d of %s must be a constant or a query parameter", position, identity.name),
-                     errdetail("It reads a column of the rows; pgdp evaluates privacy parameters once, before "
-                               "any row is read."),
-                     errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
-                             "use a literal or a bind parameter such as $1, not a column.")));
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                 errmsg("argument %d of %s must be a constant or a query parameter", position, identity.name),
+                 errdetail("It reads a column of the rows; pgdp evaluates privacy parameters once, before "
+                           "any row is read."),
+                 errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
+                         "use a literal or a bind parameter such as $1, not a column.")));
         }
     }
 }
