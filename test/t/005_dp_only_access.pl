@@ -22,7 +22,9 @@
 # Breaks this suite found (fixed in the same branch): privacy parameters over a column crashed
 # the planner (SELECT dp_count(customer, 1e6) FROM sales: SIGSEGV); LATERAL functions and
 # subqueries over the rows ran the analyst's code on every row (RAISE NOTICE printed a person's
-# note) and failed on one person's value.
+# note) and failed on one person's value; a function in FROM ran only if a protected row passed
+# WHERE, and a view's condition or a row-security policy of her own table joined on the unit ran
+# on exactly the units present (a parameterized scan).
 #
 # Also OPEN: pgdp.dp_access.can_read_rows and grant_access's warning miss NOINHERIT memberships and
 # column privileges (the lead may fix the view; asserted as it is today).
