@@ -406,6 +406,16 @@ session(
 		state => '0A000'
 	},
 	{
+		name => 'correlated release per row of her table (one charge, many releases)',
+		sql => 'SELECT i, (SELECT dp_count(1e6) FROM sales WHERE customer = m.i) FROM alice.mult m WHERE i < 4;',
+		state => '0A000'
+	},
+	{
+		name => 'LATERAL release per row of her table',
+		sql => 'SELECT m.i, s.c FROM alice.mult m, LATERAL (SELECT dp_count(1e6) c FROM sales WHERE customer = m.i) s WHERE i < 4;',
+		state => '0A000'
+	},
+	{
 		name => 'FILTER in a pgdp aggregate',
 		sql => 'SELECT dp_count(1e6) FILTER (WHERE customer = 777) FROM sales;',
 		state => '0A000'
