@@ -1500,3 +1500,15 @@ END $$;
 REVOKE ALL ON FUNCTION pgdp.forget_access() FROM PUBLIC;
 CREATE TRIGGER pgdp_forget_access AFTER DELETE ON pgdp.protected_relations
     FOR EACH ROW EXECUTE FUNCTION pgdp.forget_access();
+
+-- Functions that cannot fail (0.7), LEAKPROOF, for expressions over rows read with DP-only access
+-- (built-in division, casts and arithmetic may raise errors that depend on a person's values).
+CREATE FUNCTION pgdp.bucket(value float8, width float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_bucket_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.bucket(float8, float8) IS 'floor(value / width) * width, or NULL (width <= 0, not finite); never an error';
+CREATE FUNCTION pgdp.bucket(value bigint, width bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_bucket_int8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.bucket(bigint, bigint) IS 'The largest multiple of width <= value, or NULL (width <= 0, out of range); never an error';
+CREATE FUNCTION pgdp.clamp(value float8, lower float8, upper float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_clamp_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.clamp(float8, float8, float8) IS 'value limited to [lower, upper], or NULL (NaN, lower > upper); never an error';
