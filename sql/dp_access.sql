@@ -125,6 +125,26 @@ SELECT pgdp.clamp(7, 0, 5) AS c1, pgdp.clamp(-1, 0, 5) AS c2, pgdp.clamp('NaN', 
 SELECT p.oid::regprocedure AS function, p.proleakproof AS leakproof FROM pg_proc p
 WHERE p.pronamespace = 'pgdp'::regnamespace AND p.proname IN ('bucket', 'clamp') ORDER BY 1;
 
+-- Statistics hardening (superusers): row counts and sizes only for pg_read_all_stats.
+SELECT count(*) > 20 AS restricted FROM pgdp.harden_statistics();
+SET SESSION AUTHORIZATION da_analyst;
+\set SHOW_CONTEXT never
+SELECT reltuples FROM pg_class WHERE oid = 'da_sales'::regclass;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT relname FROM pg_class WHERE oid = 'da_sales'::regclass;  -- other columns stay readable
+SELECT n_live_tup FROM pg_stat_user_tables WHERE relid = 'da_sales'::regclass;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pg_stat_get_live_tuples('da_sales'::regclass);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT pg_relation_size('da_sales');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+RESET SESSION AUTHORIZATION;
+SELECT count(*) > 20 AS restored FROM pgdp.unharden_statistics();
+SET SESSION AUTHORIZATION da_analyst;
+SELECT reltuples >= 0 AS readable_again FROM pg_class WHERE oid = 'da_sales'::regclass;
+RESET SESSION AUTHORIZATION;
+
 -- Unprotecting a relation drops its grants.
 SELECT pgdp.unprotect('da_sales');
 SELECT count(*) AS grants FROM pgdp.dp_access WHERE relation::text = 'da_sales';
