@@ -255,3 +255,81 @@ BEGIN
         EXECUTE pg_catalog.format('GRANT SELECT ON pgdp.access_grants TO %s', admin);
     END LOOP;
 END $$;
+
+-- Functions that cannot fail (0.7), LEAKPROOF, for expressions over rows read with DP-only access
+-- (built-in division, casts and arithmetic may raise errors that depend on a person's values).
+CREATE FUNCTION pgdp.bucket(value float8, width float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_bucket_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.bucket(float8, float8) IS 'floor(value / width) * width, or NULL (width <= 0, not finite); never an error';
+CREATE FUNCTION pgdp.bucket(value bigint, width bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_bucket_int8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.bucket(bigint, bigint) IS 'The largest multiple of width <= value, or NULL (width <= 0, out of range); never an error';
+CREATE FUNCTION pgdp.clamp(value float8, lower float8, upper float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_clamp_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.clamp(float8, float8, float8) IS 'value limited to [lower, upper], or NULL (NaN, lower > upper); never an error';
+
+-- Statistics side channels (0.7): PostgreSQL shows every role the row counts and sizes of every
+-- table (pg_class.reltuples and relpages, the pg_stat_* and pg_statio_* views and the functions
+-- behind them, pg_relation_size). An admin who gives untrusted roles DP-only access can restrict
+-- them to members of pg_read_all_stats (and superusers) with pgdp.harden_statistics(), and undo it
+-- with pgdp.unharden_statistics(). Changes pg_catalog privileges for the whole cluster's database:
+-- tools run by ordinary roles that read these columns (pg_dump does) need pg_read_all_stats.
+CREATE FUNCTION pgdp.statistics_objects() RETURNS TABLE (kind text, object text)
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT 'view', c.oid::regclass::text FROM pg_class c
+    WHERE c.relnamespace = 'pg_catalog'::regnamespace AND c.relkind = 'v'
+      AND (c.relname LIKE 'pg\_stat\_%tables' OR c.relname LIKE 'pg\_statio\_%tables'
+           OR c.relname LIKE 'pg\_stat\_%indexes' OR c.relname LIKE 'pg\_statio\_%indexes')
+    UNION ALL
+    SELECT 'function', p.oid::regprocedure::text FROM pg_proc p
+    WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.pronargs = 1 AND p.proargtypes[0] = 'oid'::regtype
+      AND (p.proname LIKE 'pg\_stat\_get\_%' OR p.proname IN ('pg_relation_size', 'pg_total_relation_size',
+                                                               'pg_table_size', 'pg_indexes_size'))
+    UNION ALL
+    SELECT 'function', p.oid::regprocedure::text FROM pg_proc p
+    WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = 'pg_relation_size' AND p.pronargs = 2
+    ORDER BY 1, 2
+$$;
+CREATE FUNCTION pgdp.harden_statistics() RETURNS SETOF text
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    item record;
+    columns text;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'only a superuser can change pg_catalog privileges' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    FOR item IN SELECT * FROM pgdp.statistics_objects() LOOP
+        EXECUTE format('REVOKE ALL ON %s %s FROM PUBLIC', CASE item.kind WHEN 'view' THEN 'TABLE' ELSE 'FUNCTION' END, item.object);
+        EXECUTE format('GRANT %s ON %s %s TO pg_read_all_stats', CASE item.kind WHEN 'view' THEN 'SELECT' ELSE 'EXECUTE' END,
+                       CASE item.kind WHEN 'view' THEN 'TABLE' ELSE 'FUNCTION' END, item.object);
+        RETURN NEXT format('%s %s: pg_read_all_stats only', item.kind, item.object);
+    END LOOP;
+    SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO columns FROM pg_attribute a
+    WHERE a.attrelid = 'pg_catalog.pg_class'::regclass AND a.attnum > 0 AND NOT a.attisdropped
+      AND a.attname NOT IN ('reltuples', 'relpages', 'relallvisible');
+    REVOKE SELECT ON pg_catalog.pg_class FROM PUBLIC;
+    EXECUTE format('GRANT SELECT (%s) ON pg_catalog.pg_class TO PUBLIC', columns);
+    GRANT SELECT ON pg_catalog.pg_class TO pg_read_all_stats;
+    RETURN NEXT 'pg_class.reltuples, relpages, relallvisible: pg_read_all_stats only';
+END $$;
+CREATE FUNCTION pgdp.unharden_statistics() RETURNS SETOF text
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    item record;
+BEGIN
+    IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+        RAISE EXCEPTION 'only a superuser can change pg_catalog privileges' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    FOR item IN SELECT * FROM pgdp.statistics_objects() LOOP
+        EXECUTE format('GRANT %s ON %s %s TO PUBLIC', CASE item.kind WHEN 'view' THEN 'SELECT' ELSE 'EXECUTE' END,
+                       CASE item.kind WHEN 'view' THEN 'TABLE' ELSE 'FUNCTION' END, item.object);
+        RETURN NEXT format('%s %s: PUBLIC again', item.kind, item.object);
+    END LOOP;
+    GRANT SELECT ON pg_catalog.pg_class TO PUBLIC;
+    RETURN NEXT 'pg_class: PUBLIC again';
+END $$;
+REVOKE ALL ON FUNCTION pgdp.harden_statistics(), pgdp.unharden_statistics() FROM PUBLIC;
+COMMENT ON FUNCTION pgdp.harden_statistics() IS
+    'Superusers: restricts row counts and sizes of tables (pg_class.reltuples/relpages, pg_stat_*/pg_statio_* views and functions, relation sizes) to pg_read_all_stats.';
+COMMENT ON FUNCTION pgdp.unharden_statistics() IS 'Superusers: undoes pgdp.harden_statistics().';
