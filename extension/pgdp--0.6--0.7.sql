@@ -176,11 +176,14 @@ CREATE TRIGGER pgdp_invalidate_plans AFTER INSERT OR UPDATE OR DELETE ON pgdp.ac
     FOR EACH ROW EXECUTE FUNCTION pgdp.invalidate_plans();
 
 -- Who has DP-only access (everyone may read it, as pgdp.protections): and whether the role can
--- also read the rows directly (then the access adds nothing).
+-- also read rows directly (SELECT on the table or a column, its own or of any role it is a member
+-- of, NOINHERIT included: it may SET ROLE to it); then the access adds nothing.
 CREATE VIEW pgdp.dp_access AS
 SELECT g.relation, g.role, g.granted_by, g.granted_at,
        CASE WHEN c.oid IS NULL OR r.oid IS NULL THEN NULL
-            ELSE pg_catalog.has_table_privilege(g.role, g.relation, 'SELECT') END AS can_read_rows
+            ELSE EXISTS (SELECT FROM pg_catalog.pg_roles m
+                         WHERE pg_catalog.pg_has_role(g.role, m.oid, 'MEMBER')
+                           AND pg_catalog.has_any_column_privilege(m.oid, g.relation, 'SELECT')) END AS can_read_rows
 FROM pgdp.access_grants g
 LEFT JOIN pg_catalog.pg_class c ON c.oid = g.relation
 LEFT JOIN pg_catalog.pg_roles r ON r.oid = g.role;
@@ -208,7 +211,7 @@ BEGIN
     VALUES (grant_access.relation, grant_access.role, session_user::regrole)
     ON CONFLICT ON CONSTRAINT access_grants_pkey DO UPDATE
         SET granted_by = excluded.granted_by, granted_at = now();
-    IF has_table_privilege(role, relation, 'SELECT') THEN
+    IF (SELECT a.can_read_rows FROM pgdp.dp_access a WHERE a.relation = grant_access.relation AND a.role = grant_access.role) THEN
         RAISE WARNING 'role % can read the rows of % directly: DP-only access protects nothing while it has SELECT', role, relation
             USING HINT = format('REVOKE SELECT ON %s FROM %s (and from PUBLIC and the roles it belongs to).', relation, role);
     END IF;

@@ -100,7 +100,8 @@ SET SESSION AUTHORIZATION da_analyst;
 SET plan_cache_mode = force_generic_plan;
 PREPARE da_generic AS SELECT dp_count(1e6) = :units AS units_exact FROM da_sales;
 EXECUTE da_generic;
--- The plan made for da_analyst, run as a role with neither access nor SELECT: refused (42501).
+-- Run as a role with neither access nor SELECT, the statement is planned again for it (person-level
+-- plans depend on the role) and PostgreSQL refuses it (42501).
 RESET SESSION AUTHORIZATION;
 SET ROLE da_admin;
 \set SHOW_CONTEXT never
@@ -108,9 +109,24 @@ EXECUTE da_generic;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 \set SHOW_CONTEXT errors
 RESET ROLE;
+-- A grant removed behind the catalog trigger's back (no plan invalidation): the plan cached for
+-- da_analyst still reads as the owner, and pgdp's executor-start check refuses it (42501).
+SET SESSION AUTHORIZATION da_analyst;
+EXECUTE da_generic;
+RESET SESSION AUTHORIZATION;
+ALTER TABLE pgdp.access_grants DISABLE TRIGGER pgdp_invalidate_plans;
+DELETE FROM pgdp.access_grants WHERE role = 'da_analyst'::regrole;
+ALTER TABLE pgdp.access_grants ENABLE TRIGGER pgdp_invalidate_plans;
+SET SESSION AUTHORIZATION da_analyst;
+\set SHOW_CONTEXT never
+EXECUTE da_generic;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+RESET SESSION AUTHORIZATION;
+SELECT relation FROM pgdp.grant_access('da_sales', 'da_analyst');
 RESET plan_cache_mode;
 SET SESSION AUTHORIZATION da_analyst;
--- Refusals charged nothing (one release each: the two accepted executions above).
+-- Refusals charged nothing (one release each: the three accepted executions above).
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 DEALLOCATE da_count;
 DEALLOCATE da_generic;

@@ -1397,6 +1397,9 @@ void mark_person_level_plan(PlannedStmt* statement, List* marks) {
     }
     statement->invalItems =
         lappend(statement->invalItems, make_mark(kScanCountCacheId, static_cast<uint32>(levels)));
+    // Which relations the plan reads with their owner's privileges depends on the role that
+    // planned it (DP-only access): a cached plan is made again for another role.
+    statement->dependsOnRole = true;
 }
 
 namespace {
