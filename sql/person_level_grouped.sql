@@ -233,6 +233,16 @@ SELECT region, dp_count(1) FROM gr_visits GROUP BY ROLLUP (region) HAVING dp_gro
 \set SHOW_CONTEXT errors
 SELECT b.releases = a.releases AS nothing_charged FROM pgdp.my_budget b, gr_before a;
 
+-- An outer query's condition on the keys is not pushed into the release (it would run on the
+-- dropped groups too, and its error showed that person 999's groups x* exist): it runs on the
+-- released rows r1..r4 only (each x* group, one unit, is kept at epsilon 1 with probability
+-- below 1e-5), so no division by zero.
+SELECT count(*) AS released FROM (SELECT region, dp_count(1e6) FROM gr_visits GROUP BY region
+                                  HAVING dp_groups(1, 1e-6)) s
+WHERE 1 / (CASE WHEN region LIKE 'x%' THEN 0 ELSE 1 END) > 0;
+WITH s AS (SELECT region FROM gr_visits GROUP BY region HAVING dp_groups(1, 1e-6))
+SELECT count(*) AS released FROM s WHERE 1 / (CASE WHEN region LIKE 'x%' THEN 0 ELSE 1 END) > 0;
+
 -- Row-level tables may use dp_groups too (each row its own unit, m = 1).
 RESET SESSION AUTHORIZATION;
 CREATE TABLE gr_rows (k int);

@@ -891,6 +891,12 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
     level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
     level->havingQual = selection_first(level->havingQual);
     if (grouped) order_by_keys(level, name);
+    // An outer query's condition on the keys (SELECT * FROM (release) s WHERE 1 / (k = 'x')::int > 0)
+    // would be pushed into this level's HAVING and from there, holding no aggregate, into its WHERE:
+    // evaluated on every group, dropped ones too, its errors showed the keys the selection withholds.
+    // The planner pushes no condition into a subquery with a LIMIT: LIMIT ALL (no Limit node).
+    if (shape.form == GroupForm::Selection && level->limitCount == nullptr && level->limitOffset == nullptr)
+        level->limitCount = (Node*)makeNullConst(INT8OID, -1, InvalidOid);
 }
 
 // ---- protected relations joined on their units ------------------------------------------------
