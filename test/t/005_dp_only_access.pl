@@ -28,6 +28,9 @@
 #
 # Fixed after the suite was written: pgdp.dp_access.can_read_rows and grant_access's warning missed
 # NOINHERIT memberships and column privileges (now counted, asserted below).
+# A later red team (review4): a multidimensional ARRAY in WHERE or a key failed ("matching
+# dimensions") exactly when one person's row took a CASE branch (ArrayExpr was accepted as
+# leakproof); multidimensional ARRAY constructors are now refused.
 #
 # Run by scripts/test.sh (as an unprivileged user, from a copy of test/t). About 15 s.
 
@@ -570,6 +573,15 @@ my @leaky = (
 	[ 'regular expression', q{SELECT dp_count(1e6) FROM sales WHERE note ~ '^s';} ],
 	[ 'subscript (array construct)', 'SELECT dp_count(1e6) FROM sales WHERE (ARRAY[1, 2])[customer] = 1;' ],
 	[
+		# Sub-arrays of unequal dimensions fail ("matching dimensions") only if a row takes the branch.
+		'multidimensional ARRAY failing on one person (found: 2202E iff 777 present)',
+		'SELECT dp_count(1e6) FROM sales WHERE ARRAY[ARRAY[1], CASE WHEN customer = 777 THEN ARRAY[1, 2] ELSE ARRAY[1] END] IS NOT NULL;'
+	],
+	[
+		'multidimensional ARRAY in a GROUP BY key',
+		'SELECT ARRAY[ARRAY[1], CASE WHEN customer = 777 THEN ARRAY[1, 2] ELSE ARRAY[1] END] IS NULL, dp_count(1e6) FROM sales GROUP BY 1 HAVING dp_groups(1e6, 1e-6);'
+	],
+	[
 		'LATERAL function over the rows (found: ran on every row)',
 		'SELECT dp_count(1e6) FROM sales, LATERAL alice.leak_rows(sales.customer, sales.note) f;'
 	],
@@ -688,6 +700,12 @@ session(
 		sql => 'SELECT dp_count(1e6) FROM sales JOIN (SELECT i FROM alice.mult WHERE i < 10) m ON m.i = sales.customer;',
 		released => 1,
 		check => exact_is('units below 10', $exact{below_10})
+	},
+	{
+		name => 'one-dimensional ARRAY with ANY (leakproof)',
+		sql => 'SELECT dp_count(1e6) FROM sales WHERE customer = ANY (ARRAY[1, 777]);',
+		released => 1,
+		check => exact_is('units 1 and 777 (ARRAY)', $exact{values_units})
 	},
 	{
 		name => 'join with VALUES',
