@@ -41,6 +41,19 @@ constexpr ArgumentPositions kArgumentPositions[] = {
 // dp_groups(epsilon, delta [, mechanism [, min_units]]): min_units after the mechanism.
 constexpr int kMinUnitsPosition = 3;
 
+// The name of the privacy parameter at argument position `index` (0-based) of a call with
+// `nargs` arguments, as read_parameters names it.
+const char* parameter_name(const AggregateIdentity& identity, int index, int nargs) {
+    const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
+    if (identity.with_interval && index == nargs - 1) return "alpha";
+    if (index == at.lower) return "lower";
+    if (index == at.upper) return "upper";
+    if (index == at.epsilon) return "epsilon";
+    if (index == at.epsilon + 1) return "delta";
+    if (index == at.epsilon + 2) return "mechanism";
+    return "min_units";  // dp_groups' last (kMinUnitsPosition)
+}
+
 [[noreturn]] void refuse_varying(const char* name) {
     ereport(
         ERROR,
@@ -259,6 +272,18 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("pgdp could not find the arguments of a parallel aggregate"),
                     errhint("SET max_parallel_workers_per_gather = 0 and report this plan.")));
+}
+
+void refuse_parameters_over_rows(const Aggref* aggref) {
+    const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
+    const int first =
+        kArgumentPositions[static_cast<int>(identity.kind)].lower >= 0 ? 1 : 0;  // after the value
+    const int nargs = list_length(aggref->args);
+    for (int index = first; index < nargs; ++index) {
+        const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, index)->expr;
+        if (contain_vars_of_level(const_cast<Node*>(argument), static_cast<int>(aggref->agglevelsup)))
+            refuse_varying(parameter_name(identity, index, nargs));
+    }
 }
 
 bool is_integer_type(Oid type) { return type == INT2OID || type == INT4OID || type == INT8OID; }

@@ -64,6 +64,11 @@ struct ArgumentContext {
 // argument: see not_deterministic in aggregate_call.cpp).
 Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity, const ArgumentContext& context);
 
+// ereports (22023, as read_parameters would) if a privacy parameter of the call reads a column of
+// the call's own query level: a query rewrite that moves the level's rows elsewhere must refuse it
+// first (read_parameters, at executor start, would see a dangling reference).
+void refuse_parameters_over_rows(const Aggref* aggref);
+
 bool is_integer_type(Oid type);
 // The value types the aggregates read: the integer types, real, double precision and numeric.
 bool is_value_type(Oid type);

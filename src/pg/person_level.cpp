@@ -1218,32 +1218,6 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
     }
 }
 
-// The rewrite moves the level's rows into level 1 and keeps only each call's value there: a
-// privacy parameter (epsilon, bounds, ...) over a column of the level would be left referring to a
-// range table entry that no longer exists, and the planner crashed on it (access11 red team:
-// SELECT dp_count(customer, 1e6) FROM sales). The charge refuses such parameters anyway; here they
-// are refused before the rewrite, with the charge's message.
-void refuse_parameters_over_rows(const Aggref* call) {
-    const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
-    const bool has_value = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean;
-    int position = 0;
-    ListCell* cell;
-    foreach (cell, call->args) {
-        ++position;
-        if (has_value && position == 1) continue;
-        if (contain_vars_of_level((Node*)lfirst_node(TargetEntry, cell)->expr, call->agglevelsup)) {
-            ereport(
-                ERROR,
-                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                 errmsg("argument %d of %s must be a constant or a query parameter", position, identity.name),
-                 errdetail("It reads a column of the rows; pgdp evaluates privacy parameters once, before "
-                           "any row is read."),
-                 errhint("The privacy parameters of a pgdp aggregate must be the same for every row: "
-                         "use a literal or a bind parameter such as $1, not a column.")));
-        }
-    }
-}
-
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
 bool process_level(Query* level, List** marks) {
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
@@ -1301,6 +1275,8 @@ bool process_level(Query* level, List** marks) {
         if (call->aggfilter != nullptr || call->aggorder != NIL || call->aggdistinct != NIL) {
             refuse(name, "FILTER, DISTINCT and ORDER BY inside pgdp aggregates are not supported.");
         }
+        // The rewrite keeps only each call's value in level 1: a privacy parameter over a column
+        // would be left referring to an entry that no longer exists (it crashed the planner).
         refuse_parameters_over_rows(call);
     }
     int m = 0;
