@@ -21,7 +21,6 @@ extern "C" {
 #include "catalog/dependency.h"
 #include "catalog/pg_extension.h"
 #include "commands/extension.h"
-#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_clause.h"
 #include "utils/fmgroids.h"
@@ -34,7 +33,6 @@ extern "C" {
 }
 
 #include <algorithm>
-#include <functional>
 #include <cstdint>
 #include <cstring>
 
@@ -50,9 +48,6 @@ namespace {
 
 // The protections read once for the rewrite of one query (rewrite_person_level_releases).
 const ProtectionCatalog* catalog = nullptr;
-// The level being rewritten reads a relation with DP-only access: float partials are summed as
-// numeric, which cannot overflow into an error (set by process_level around rewrite_level).
-bool partial_over_numeric = false;
 
 using WalkerFn = bool (*)();
 template <typename F>
@@ -192,13 +187,13 @@ bool has_bare_vars(Node* node, void* context) {
 
 // ---- marked plans ---------------------------------------------------------------------------
 
-// A plan made from a rewritten query carries, per protection it was rewritten for, an invalidation
-// item no planner makes (cache id -1 never matches a syscache callback) whose hash identifies the
-// protection (relation, privacy unit, m): it survives copyObject (cached plans are copies) and
-// serialization, and users cannot make plans.
+// A plan made from a rewritten query carries, per protected entry of a rewritten level, an
+// invalidation item no planner makes (cache id -1 never matches a syscache callback) whose hash
+// identifies the protection (relation, privacy unit, m, unit kind): it survives copyObject (cached
+// plans are copies) and serialization, and users cannot make plans.
 constexpr int kMarkCacheId = -1;
-// And one item with the number of protected relation entries the rewritten levels read (one per
-// level): the plan may read protected relations nowhere else (per scan, not only per protection).
+// And one item with the number of those entries: the plan may read protected relations nowhere
+// else (per scan, not only per protection).
 constexpr int kScanCountCacheId = -2;
 // And one per public relation whose keys a level releases (hash: its OID), which must still be
 // declared public when the plan runs.
@@ -311,11 +306,12 @@ Oid bounding_rank_function() {
 // ---- the rewrite ----------------------------------------------------------------------------
 
 // Level 1's partial for one call: the unit's sum (dp_sum) or mean (dp_mean) of the value, in the
-// type PostgreSQL's sum/avg give it (exact: numeric for bigint sums and integer means).
-Aggref* unit_partial(const Aggref* call, AggregateKind kind) {
+// type PostgreSQL's sum/avg give it (exact: numeric for bigint sums and integer means). With
+// DP-only access float values are summed as numeric, which cannot overflow into an error.
+Aggref* unit_partial(const Aggref* call, AggregateKind kind, bool dp_only) {
     Expr* value = linitial_node(TargetEntry, call->args)->expr;
     Oid value_type = exprType((Node*)value);
-    if (partial_over_numeric && (value_type == FLOAT4OID || value_type == FLOAT8OID)) {
+    if (dp_only && (value_type == FLOAT4OID || value_type == FLOAT8OID)) {
         value = (Expr*)coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, NUMERICOID,
                                              -1, COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
         value_type = NUMERICOID;
@@ -400,7 +396,6 @@ enum class GroupForm {
 struct LevelShape {
     GroupForm form;
     List* keys;          // Expr*: the grouped target entries' expressions, in groupClause order
-    List* key_entries;   // TargetEntry*: those entries of the level
     int public_index;    // PublicKeys: the public relation's range table index
     List* public_keys;   // PublicKeys: each key as a Var of the public relation
     Node* public_quals;  // PublicKeys: WHERE conjuncts that read only the public relation
@@ -456,9 +451,9 @@ List* conjuncts_of(Node* quals) {
 }
 
 bool is_selection(Node* node) {
-    return node != nullptr && IsA(node, Aggref) && castNode(Aggref, node)->agglevelsup == 0 &&
-           identify_aggregate(castNode(Aggref, node)->aggfnoid).kind == AggregateKind::Selection &&
-           identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp;
+    if (node == nullptr || !IsA(node, Aggref) || castNode(Aggref, node)->agglevelsup != 0) return false;
+    const AggregateIdentity identity = identify_aggregate(castNode(Aggref, node)->aggfnoid);
+    return identity.is_pgdp && identity.kind == AggregateKind::Selection;
 }
 
 // The level's dp_groups calls that are conditions of its HAVING (top-level conjuncts).
@@ -516,14 +511,13 @@ bool equality_is_identity(Oid type, Oid collation) {
 }
 
 LevelShape shape_of(Query* level, const char* name) {
-    LevelShape shape{GroupForm::Ungrouped, NIL, NIL, 0, NIL, nullptr};
+    LevelShape shape{GroupForm::Ungrouped, NIL, 0, NIL, nullptr};
     if (level->groupingSets != NIL) refuse(name, "GROUPING SETS, ROLLUP and CUBE are not supported.");
     if (level->groupClause == NIL) return shape;
     ListCell* cell;
     foreach (cell, level->groupClause) {
         TargetEntry* entry = get_sortgroupclause_tle(lfirst_node(SortGroupClause, cell), level->targetList);
         shape.keys = lappend(shape.keys, entry->expr);
-        shape.key_entries = lappend(shape.key_entries, entry);
     }
     const int keys_index = left_join_keys_entry(level);
     const bool has_selection = having_selections(level) != NIL;
@@ -592,7 +586,7 @@ LevelShape shape_of(Query* level, const char* name) {
 // Level 1: SELECT keys, unit, partials FROM <from> WHERE <where> AND unit IS NOT NULL GROUP BY
 // keys, unit. Returns it; sets *unit_column and, per call, the partial's column (0: none).
 Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* calls, const char* name,
-                   int* unit_column, List** partial_columns) {
+                   bool dp_only, int* unit_column, List** partial_columns) {
     Query* units = new_select();
     units->rtable = level->rtable;
     units->jointree = level->jointree;
@@ -623,9 +617,9 @@ Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* call
         if (kind == AggregateKind::Sum || kind == AggregateKind::Mean) {
             column = list_length(units->targetList) + 1;
             units->targetList =
-                lappend(units->targetList,
-                        makeTargetEntry((Expr*)unit_partial(call, kind), static_cast<AttrNumber>(column),
-                                        psprintf("pgdp_partial_%d", column), false));
+                lappend(units->targetList, makeTargetEntry((Expr*)unit_partial(call, kind, dp_only),
+                                                           static_cast<AttrNumber>(column),
+                                                           psprintf("pgdp_partial_%d", column), false));
             units->hasAggs = true;
         }
         *partial_columns = lappend_int(*partial_columns, column);
@@ -809,12 +803,13 @@ void order_by_keys(Query* level, const char* name) {
     level->sortClause = list_concat(level->sortClause, keys_order);
 }
 
-// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
+// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit,
+// dp_only: a relation of the level is read with DP-only access.
 void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
-                   const char* name) {
+                   const char* name, bool dp_only) {
     int unit_column = 0;
     List* partial_columns = NIL;
-    Query* units = units_level(level, shape, unit, calls, name, &unit_column, &partial_columns);
+    Query* units = units_level(level, shape, unit, calls, name, dp_only, &unit_column, &partial_columns);
     const bool grouped = shape.form != GroupForm::Ungrouped;
     // Grouped: each unit keeps at most m groups (level 2); its releases cover m groups.
     Query* source = grouped ? bounded_level(units, unit_column, name) : units;
@@ -1148,6 +1143,16 @@ bool leaky_in_query(Node* node, void* context) {
     }
 }
 
+// The ON conditions of a join tree (plain recursion: ereport must unwind no C++ object).
+void check_leakproof_joins(Node* item, const char* name) {
+    if (item == nullptr || !IsA(item, JoinExpr)) return;
+    const JoinExpr* join = castNode(JoinExpr, item);
+    Oid function = InvalidOid;
+    if (leaky_node(join->quals, &function)) refuse_leaky(name, "join condition", function);
+    check_leakproof_joins(join->larg, name);
+    check_leakproof_joins(join->rarg, name);
+}
+
 // Refuses leaky expressions evaluated on the rows of a level read with DP-only access: join and
 // WHERE conditions, group keys, and the values of the calls.
 void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, const char* name) {
@@ -1196,15 +1201,8 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
         }
     }
     if (leaky_node(level->jointree->quals, &function)) refuse_leaky(name, "WHERE condition", function);
-    std::function<void(Node*)> joins = [&](Node* item) {
-        if (item == nullptr || !IsA(item, JoinExpr)) return;
-        const JoinExpr* join = castNode(JoinExpr, item);
-        if (leaky_node(join->quals, &function)) refuse_leaky(name, "join condition", function);
-        joins(join->larg);
-        joins(join->rarg);
-    };
     ListCell* cell;
-    foreach (cell, level->jointree->fromlist) joins(static_cast<Node*>(lfirst(cell)));
+    foreach (cell, level->jointree->fromlist) check_leakproof_joins(static_cast<Node*>(lfirst(cell)), name);
     foreach (cell, shape.keys) {
         if (leaky_node(static_cast<Node*>(lfirst(cell)), &function))
             refuse_leaky(name, "GROUP BY key", function);
@@ -1329,9 +1327,7 @@ bool process_level(Query* level, List** marks) {
     if (has_bare_vars((Node*)level->targetList, shape.keys) || has_bare_vars(level->havingQual, shape.keys)) {
         refuse(name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
     }
-    partial_over_numeric = dp_only != NIL;
-    rewrite_level(level, unit, m, calls.pgdp, shape, name);
-    partial_over_numeric = false;
+    rewrite_level(level, unit, m, calls.pgdp, shape, name, dp_only != NIL);
     foreach (cell, dp_only) *marks = lappend(*marks, dp_access_mark(lfirst_oid(cell)));
     // One mark per protected entry read (the executor start counts them).
     foreach (cell, entries) {
