@@ -1,23 +1,13 @@
 #include "pg/dp_access.hpp"
 
 extern "C" {
-#include "access/genam.h"
-#include "access/htup_details.h"
-#include "access/table.h"
-#include "access/xact.h"
-#include "catalog/namespace.h"
-#include "catalog/pg_class.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
-#include "utils/rel.h"
-#include "utils/snapmgr.h"
-#include "utils/syscache.h"
 }
 
 #include "pg/person_level.hpp"
 #include "pg/protected_relations.hpp"
-#include "pg/release_trust.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -37,29 +27,8 @@ constexpr int kAccessCacheId = -4;
 }  // namespace
 
 bool has_access_grant(Oid root, Oid role) {
-    const Oid schema = get_namespace_oid("pgdp", true);
-    const Oid catalog = OidIsValid(schema) ? get_relname_relid("access_grants", schema) : InvalidOid;
-    if (!OidIsValid(catalog)) return false;
-    const bool fresh = !IsInParallelMode();
-    if (!fresh && !ActiveSnapshotSet()) return false;  // fail closed
-    Relation table = table_open(catalog, AccessShareLock);
-    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : GetActiveSnapshot();
-    SysScanDesc scan = systable_beginscan(table, InvalidOid, false, snapshot, 0, nullptr);
-    bool found = false;
-    HeapTuple tuple;
-    while (!found && HeapTupleIsValid(tuple = systable_getnext(scan))) {
-        bool relation_null = true;
-        bool role_null = true;
-        // Columns 1-2: relation regclass, role regrole.
-        const Datum relation = heap_getattr(tuple, 1, RelationGetDescr(table), &relation_null);
-        const Datum grantee = heap_getattr(tuple, 2, RelationGetDescr(table), &role_null);
-        found = !relation_null && !role_null && DatumGetObjectId(relation) == root &&
-                DatumGetObjectId(grantee) == role;
-    }
-    systable_endscan(scan);
-    if (fresh) UnregisterSnapshot(snapshot);
-    table_close(table, AccessShareLock);
-    return found;
+    // Columns 1-2 of pgdp.access_grants: relation regclass, role regrole.
+    return catalog_has_oid("access_grants", 1, root, role, nullptr);
 }
 
 PlanInvalItem* dp_access_mark(Oid relation) {

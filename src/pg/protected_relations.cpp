@@ -91,6 +91,59 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
 
 }  // namespace
 
+bool begin_catalog_scan(const char* table, Snapshot query_snapshot, CatalogScan* scan) {
+    *scan = CatalogScan{};
+    const Oid schema = get_namespace_oid("pgdp", true);
+    const Oid catalog = OidIsValid(schema) ? get_relname_relid(table, schema) : InvalidOid;
+    if (!OidIsValid(catalog)) return false;  // before 0.6 (or 0.7): no such table
+    // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
+    // function planning a query in a worker) the active one.
+    scan->fresh = !IsInParallelMode();
+    if (!scan->fresh && query_snapshot == nullptr && ActiveSnapshotSet())
+        query_snapshot = GetActiveSnapshot();
+    if (!scan->fresh && query_snapshot == nullptr) return false;  // nothing to read it with
+    scan->snapshot = scan->fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
+    scan->table = table_open(catalog, AccessShareLock);
+    scan->scan = systable_beginscan(scan->table, InvalidOid, false, scan->snapshot, 0, nullptr);
+    return true;
+}
+
+HeapTuple next_catalog_row(CatalogScan* scan) { return systable_getnext(scan->scan); }
+
+Datum catalog_column(const CatalogScan& scan, HeapTuple row, int column, bool* is_null) {
+    if (column > RelationGetDescr(scan.table)->natts) {  // a column of a later version
+        *is_null = true;
+        return Datum(0);
+    }
+    return heap_getattr(row, column, RelationGetDescr(scan.table), is_null);
+}
+
+void end_catalog_scan(CatalogScan* scan) {
+    systable_endscan(scan->scan);
+    table_close(scan->table, AccessShareLock);
+    if (scan->fresh) UnregisterSnapshot(scan->snapshot);
+    *scan = CatalogScan{};
+}
+
+bool catalog_has_oid(const char* table, int column, Oid value, Oid second_value, Snapshot query_snapshot) {
+    CatalogScan scan;
+    if (!begin_catalog_scan(table, query_snapshot, &scan)) return false;  // fail closed
+    bool found = false;
+    HeapTuple row;
+    while (!found && HeapTupleIsValid(row = next_catalog_row(&scan))) {
+        bool is_null = false;
+        bool second_null = false;
+        const Datum first = catalog_column(scan, row, column, &is_null);
+        found = !is_null && DatumGetObjectId(first) == value;
+        if (found && OidIsValid(second_value)) {
+            const Datum second = catalog_column(scan, row, column + 1, &second_null);
+            found = !second_null && DatumGetObjectId(second) == second_value;
+        }
+    }
+    end_catalog_scan(&scan);
+    return found;
+}
+
 // The relations of pgdp.protected_relations, read afresh for every plan that makes releases (no
 // per-backend cache: a cache could be stale after a change made with triggers disabled, and the
 // read costs microseconds next to the charge's commit). Read with the latest snapshot, so that a
@@ -98,31 +151,20 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
 // parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
 ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
     ProtectionCatalog set{nullptr, nullptr, nullptr, nullptr, 0};
-    const Oid schema = get_namespace_oid("pgdp", true);
-    if (!OidIsValid(schema)) return set;
-    const Oid catalog = get_relname_relid("protected_relations", schema);
-    if (!OidIsValid(catalog)) return set;
-    Relation relation = table_open(catalog, AccessShareLock);
-    // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
-    // function planning a query in a worker) the active one.
-    const bool fresh = !IsInParallelMode();
-    if (!fresh && query_snapshot == nullptr && ActiveSnapshotSet()) query_snapshot = GetActiveSnapshot();
-    if (!fresh && query_snapshot == nullptr)
-        return set;  // nothing to read it with: callers refuse what they must
-    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
-    SysScanDesc scan = systable_beginscan(relation, InvalidOid, false, snapshot, 0, nullptr);
+    CatalogScan scan;
+    if (!begin_catalog_scan("protected_relations", query_snapshot, &scan))
+        return set;  // callers refuse what they must
     int capacity = 8;
     set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));
     set.units = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
     set.max_groups = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
     set.kinds = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
-    // Column 6, privacy_unit_kind, exists from 0.7 on.
-    const bool has_kinds = RelationGetDescr(relation)->natts >= 6;
-    HeapTuple tuple;
-    while (HeapTupleIsValid(tuple = systable_getnext(scan))) {
+    HeapTuple row;
+    while (HeapTupleIsValid(row = next_catalog_row(&scan))) {
+        // Columns: 1 relation regclass (the primary key), 2 privacy_unit name, 3
+        // max_groups_contributed, 6 privacy_unit_kind (0.7).
         bool is_null = false;
-        // Columns 1-3: relation regclass (the primary key), privacy_unit name, max_groups_contributed.
-        const Datum value = heap_getattr(tuple, 1, RelationGetDescr(relation), &is_null);
+        const Datum value = catalog_column(scan, row, 1, &is_null);
         if (is_null) continue;
         if (set.count == capacity) {
             capacity *= 2;
@@ -133,45 +175,23 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
         }
         bool unit_null = false;
         bool groups_null = false;
-        const Datum unit = heap_getattr(tuple, 2, RelationGetDescr(relation), &unit_null);
-        const Datum groups = heap_getattr(tuple, 3, RelationGetDescr(relation), &groups_null);
+        bool kind_null = false;
+        const Datum unit = catalog_column(scan, row, 2, &unit_null);
+        const Datum groups = catalog_column(scan, row, 3, &groups_null);
+        const Datum kind = catalog_column(scan, row, 6, &kind_null);
         std::memset(&set.units[set.count], 0, sizeof(NameData));
-        if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
-        set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
         std::memset(&set.kinds[set.count], 0, sizeof(NameData));
-        bool kind_null = true;
-        const Datum kind =
-            has_kinds ? heap_getattr(tuple, 6, RelationGetDescr(relation), &kind_null) : Datum(0);
+        if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
         if (!kind_null) namestrcpy(&set.kinds[set.count], NameStr(*DatumGetName(kind)));
+        set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
         set.oids[set.count++] = DatumGetObjectId(value);
     }
-    systable_endscan(scan);
-    if (fresh) UnregisterSnapshot(snapshot);
-    table_close(relation, AccessShareLock);
+    end_catalog_scan(&scan);
     return set;
 }
 
 bool is_declared_public(Oid relation, Snapshot query_snapshot) {
-    const Oid schema = get_namespace_oid("pgdp", true);
-    const Oid catalog = OidIsValid(schema) ? get_relname_relid("public_relations", schema) : InvalidOid;
-    if (!OidIsValid(catalog)) return false;
-    const bool fresh = !IsInParallelMode();
-    if (!fresh && query_snapshot == nullptr && ActiveSnapshotSet()) query_snapshot = GetActiveSnapshot();
-    if (!fresh && query_snapshot == nullptr) return false;  // fail closed
-    Relation table = table_open(catalog, AccessShareLock);
-    Snapshot snapshot = fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
-    SysScanDesc scan = systable_beginscan(table, InvalidOid, false, snapshot, 0, nullptr);
-    bool found = false;
-    HeapTuple tuple;
-    while (!found && HeapTupleIsValid(tuple = systable_getnext(scan))) {
-        bool is_null = false;
-        const Datum value = heap_getattr(tuple, 1, RelationGetDescr(table), &is_null);  // relation regclass
-        found = !is_null && DatumGetObjectId(value) == relation;
-    }
-    systable_endscan(scan);
-    if (fresh) UnregisterSnapshot(snapshot);
-    table_close(table, AccessShareLock);
-    return found;
+    return catalog_has_oid("public_relations", 1, relation, InvalidOid, query_snapshot);  // 1: relation
 }
 
 bool find_protection(const ProtectionCatalog& set, Oid relation, Protection* protection) {

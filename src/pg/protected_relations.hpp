@@ -8,11 +8,34 @@
 #include "pg/postgres_headers.hpp"
 
 extern "C" {
+#include "access/genam.h"
 #include "nodes/plannodes.h"
+#include "utils/rel.h"
 #include "utils/snapshot.h"
 }
 
 namespace pgdp::pg {
+
+// A scan of one of pgdp's catalog tables (pgdp.<table>: protected_relations, public_relations,
+// access_grants) with the latest snapshot, so that a change committed after the transaction began
+// applies; inside a parallel operation, where no new snapshot can be taken, the query's (or at
+// plan time the active) snapshot. Plain data: nothing to destroy if an error ends the scan.
+struct CatalogScan {
+    Relation table = nullptr;
+    SysScanDesc scan = nullptr;
+    Snapshot snapshot = nullptr;
+    bool fresh = false;  // snapshot registered here
+};
+// False, with nothing opened, if the table does not exist (an older extension version) or no
+// snapshot can be had: callers treat that as an empty catalog (and refuse what they must).
+bool begin_catalog_scan(const char* table, Snapshot query_snapshot, CatalogScan* scan);
+HeapTuple next_catalog_row(CatalogScan* scan);
+// Column `column` (1-based) of a row; NULL for a column the installed version does not have.
+Datum catalog_column(const CatalogScan& scan, HeapTuple row, int column, bool* is_null);
+void end_catalog_scan(CatalogScan* scan);
+// True if some row holds `value` in column `column` (and, if `second_value` is valid, that in
+// column `column + 1`).
+bool catalog_has_oid(const char* table, int column, Oid value, Oid second_value, Snapshot query_snapshot);
 
 // The rows of pgdp.protected_relations, read once per check (palloc'd in the current context).
 struct ProtectionCatalog {
