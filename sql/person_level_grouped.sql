@@ -184,6 +184,65 @@ WITH released AS (
 SELECT r.region, r.units = coalesce(e.units, 0) AS units_exact
 FROM released r LEFT JOIN gr_joined_exact e USING (region) ORDER BY region;
 
+-- What is charged is what runs (hostile analyst, final review). Bind parameters of dp_groups under
+-- a generic plan and under forced parallel mode: the ledger records the values bound and the
+-- selection's noise over m = 3 groups per unit: the Laplace threshold's discrete Laplace of scale
+-- t = m / epsilon has sd sqrt(2q) / (1 - q), q = exp(-1/t) (0.758 at epsilon 5; 0.117 at m = 1).
+SET plan_cache_mode = force_generic_plan;
+PREPARE gr_selected(float8, float8) AS
+SELECT count(*) AS groups FROM (SELECT region FROM gr_visits GROUP BY region HAVING dp_groups($1, $2, 'laplace')) s;
+EXECUTE gr_selected(5, 1e-6);
+SELECT aggregate, mechanism, epsilon, delta,
+       abs(noise_scale / (sqrt(2 * exp(-5 / 3.0)) / (1 - exp(-5 / 3.0))) - 1) < 1e-6 AS over_m_groups
+FROM pgdp.my_ledger WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger);
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXECUTE gr_selected(4, 1e-5);
+SELECT aggregate, epsilon, delta,
+       abs(noise_scale / (sqrt(2 * exp(-4 / 3.0)) / (1 - exp(-4 / 3.0))) - 1) < 1e-6 AS over_m_groups
+FROM pgdp.my_ledger WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger);
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET plan_cache_mode;
+DEALLOCATE gr_selected;
+-- A cursor over a grouped release, fetched in pieces: one charge for all its rows.
+SELECT count(*) AS charges_before FROM (SELECT DISTINCT charge_id FROM pgdp.my_ledger) c \gset
+BEGIN;
+DECLARE gr_cursor CURSOR FOR SELECT region, dp_count(1e6) FROM gr_visits GROUP BY region HAVING dp_groups(5, 1e-6);
+FETCH 1 FROM gr_cursor;
+FETCH ALL FROM gr_cursor;
+COMMIT;
+SELECT count(*) - :charges_before AS new_charges FROM (SELECT DISTINCT charge_id FROM pgdp.my_ledger) c;
+-- The analyst's own functions: falsely IMMUTABLE as a dp_groups parameter (evaluated once per
+-- row it could count rows), falsely PARALLEL SAFE in WHERE reading the protected table.
+CREATE FUNCTION pg_temp.gr_epsilon() RETURNS float8 LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN 1; END $$;
+CREATE FUNCTION pg_temp.gr_peek(p int) RETURNS boolean LANGUAGE plpgsql STABLE PARALLEL SAFE AS
+$$ BEGIN RETURN EXISTS (SELECT FROM gr_visits WHERE person = p AND amount > 25); END $$;
+-- The IMMUTABLE one is folded by the planner: evaluated once, before the charge, which records
+-- the value used.
+SELECT region FROM gr_visits GROUP BY region HAVING dp_groups(pg_temp.gr_epsilon(), 1e-6);
+SELECT aggregate, epsilon FROM pgdp.my_ledger WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger);
+-- The function reading the protected table per row is refused when its query starts (serial and
+-- in parallel workers): nothing is released (the charge made when the release started is kept:
+-- docs/privacy.md, what remains).
+\set SHOW_CONTEXT never
+SELECT region, dp_count(1e6) FROM gr_visits WHERE pg_temp.gr_peek(person) GROUP BY region HAVING dp_groups(5, 1e-6);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT region, dp_count(1e6) FROM gr_visits WHERE pg_temp.gr_peek(person) GROUP BY region HAVING dp_groups(5, 1e-6);
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET min_parallel_table_scan_size;
+\set SHOW_CONTEXT errors
+DROP FUNCTION pg_temp.gr_epsilon(), pg_temp.gr_peek(int);
+
 -- Refused before anything is charged: clear errors.
 \set SHOW_CONTEXT never
 TRUNCATE gr_before;
