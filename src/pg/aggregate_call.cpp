@@ -278,7 +278,7 @@ void refuse_parameters_over_rows(const Aggref* aggref) {
     const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
     const int first =
         kArgumentPositions[static_cast<int>(identity.kind)].lower >= 0 ? 1 : 0;  // after the value
-    const int nargs = list_length(aggref->args);
+    const int nargs = written_argument_count(aggref);
     for (int index = first; index < nargs; ++index) {
         const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, index)->expr;
         if (contain_vars_of_level(const_cast<Node*>(argument), static_cast<int>(aggref->agglevelsup)))
@@ -295,7 +295,7 @@ bool is_value_type(Oid type) {
 Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                            const ArgumentContext& context) {
     const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
-    const int nargs = list_length(aggref->args) - (identity.with_interval ? 1 : 0);  // without alpha
+    const int nargs = written_argument_count(aggref) - (identity.with_interval ? 1 : 0);  // without alpha
     Parameters parameters{};
     pgdp::AggregateParameters& given = parameters.privacy;
     if (identity.with_interval) given.alpha = float8_parameter(aggref, nargs, "alpha", context);

@@ -38,13 +38,30 @@ inline constexpr AggregateIdentity kDpCountCi{true, AggregateKind::Count, true, 
 // Private group selection: dp_groups(epsilon, delta [, mechanism [, min_units]]) -> boolean.
 inline constexpr AggregateIdentity kDpGroups{true, AggregateKind::Selection, false, "dp_groups"};
 
-// A person-level rewrite (person_level.cpp) tells the calls it writes over m groups per unit by
-// their Aggref's parse location, which only it sets below -1 (the parser writes -1 or an offset,
-// and the planner copies it): the calls then calibrate every release over m groups. A location
-// can only raise m above 1 (more noise), never lower it.
-constexpr int groups_per_unit_location(int groups_per_unit) { return -1 - groups_per_unit; }
+// pgdp's query rewrites mark the calls they write through the Aggref's parse location, which only
+// they set below -1 (the parser writes -1 or an offset, the planner copies it, stored rules read
+// back -1): code = -1 - location holds
+// - m, the groups per unit of a person-level rewrite (person_level.cpp): the call calibrates every
+//   release over m groups. A mark can only raise m above 1 (more noise), never lower it;
+// - kReadsPartialTotals, set by the distributed rewrite (distributed_release.hpp): the call's last
+//   two arguments are exact partial totals (units, rows) computed by Citus workers, which its
+//   transition function adds instead of reading a value.
+constexpr int kReadsPartialTotals = 1 << 20;
+constexpr int call_location(int groups_per_unit, bool reads_partial_totals) {
+    return -1 - (groups_per_unit + (reads_partial_totals ? kReadsPartialTotals : 0));
+}
+constexpr int groups_per_unit_location(int groups_per_unit) { return call_location(groups_per_unit, false); }
+inline int call_marks(const Aggref* aggref) { return aggref->location <= -2 ? -1 - aggref->location : 0; }
 inline int groups_per_unit_of(const Aggref* aggref) {
-    return aggref->location <= -2 ? -1 - aggref->location : 1;
+    const int m = call_marks(aggref) % kReadsPartialTotals;
+    return m >= 1 ? m : 1;
+}
+inline bool reads_partial_totals(const Aggref* aggref) {
+    return call_marks(aggref) >= kReadsPartialTotals && call_marks(aggref) < 2 * kReadsPartialTotals;
+}
+// The arguments the call was written with (without the partial totals the rewrite appends).
+inline int written_argument_count(const Aggref* aggref) {
+    return list_length(aggref->args) - (reads_partial_totals(aggref) ? 2 : 0);
 }
 
 // The call's constant parameters, validated.

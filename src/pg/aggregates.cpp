@@ -16,6 +16,7 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/regproc.h"
 }
 
 #include <algorithm>
@@ -71,6 +72,7 @@ constexpr int kSerializedStateSize = 1 + 8 + 16 + 8 + 8;
 // keeps in its fn_extra, allocated in fn_mcxt on its first call. Plain data, freed with fn_mcxt.
 struct CallSite {
     Parameters parameters;  // as charged (release_charge.hpp): never evaluated again
+    bool partial_totals;    // a distributed call: adds workers' totals (aggregate_call.hpp)
     bool planned;           // final functions: plan built by the first final call
     pgdp::AggregatePlan plan;
     int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
@@ -82,14 +84,25 @@ static_assert(std::is_trivially_copyable_v<CallSite> && alignof(CallSite) <= MAX
 // execution started (release_charge.hpp call_parameters).
 CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
     if (fcinfo->flinfo->fn_extra != nullptr) return *static_cast<CallSite*>(fcinfo->flinfo->fn_extra);
-    if (AggGetAggref(fcinfo) == nullptr || !IsA(fcinfo->context, AggState)) {
+    const Aggref* aggref = AggGetAggref(fcinfo);
+    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) {
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("pgdp aggregates cannot be used as window functions"),
                         errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
     }
+    // The call's arguments are read by position: only as the support function of a pgdp
+    // aggregate, never through another aggregate that calls it (Citus's worker_partial_agg).
+    if (!pgdp::pg::identify_aggregate(aggref->aggfnoid).is_pgdp) {
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("pgdp aggregate support functions run only as part of a pgdp aggregate"),
+                 errdetail("They were called by the aggregate %s.", format_procedure(aggref->aggfnoid)),
+                 errhint("Call dp_sum, dp_mean or dp_count itself.")));
+    }
     const Parameters& parameters = pgdp::pg::call_parameters(fcinfo, final_call);
     auto* site = static_cast<CallSite*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallSite)));
     site->parameters = parameters;
+    site->partial_totals = pgdp::pg::reads_partial_totals(aggref);
     fcinfo->flinfo->fn_extra = site;
     return *site;
 }
@@ -145,6 +158,50 @@ double value_as_double(FunctionCallInfo fcinfo, Oid type) {
     }
 }
 
+[[noreturn]] void refuse_partial_totals(const char* why) {
+    ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                    errmsg("invalid partial totals from the distributed tables: %s", why),
+                    errhint("Check that every Citus node runs the same pgdp version.")));
+}
+
+// A numeric holding an integer as a 128-bit integer (the workers' sum of int8 units).
+__int128 integer_numeric(Numeric number) {
+    if (numeric_is_nan(number) || numeric_is_inf(number)) refuse_partial_totals("not a finite number");
+    const char* text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(number)));
+    const bool negative = *text == '-';
+    if (negative) ++text;
+    __int128 value = 0;
+    constexpr __int128 kLimit = (static_cast<__int128>(1) << 125);
+    for (; *text != '\0'; ++text) {
+        if (*text < '0' || *text > '9') refuse_partial_totals("not an integer");
+        value = value * 10 + (*text - '0');
+        if (value > kLimit) refuse_partial_totals("out of range");
+    }
+    return negative ? -value : value;
+}
+
+// A distributed call (aggregate_call.hpp kReadsPartialTotals): its last two arguments are one
+// group's exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or
+// dp_count) and the rows counted. A total no row set within [lower, upper] can give is refused,
+// so the release's sensitivity holds whatever a worker computed.
+Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const pgdp::AggregateParameters& p) {
+    const int last = PG_NARGS() - 1;
+    const int64 rows = PG_ARGISNULL(last) ? 0 : PG_GETARG_INT64(last);
+    if (rows < 0) refuse_partial_totals("negative row count");
+    __int128 total = PG_ARGISNULL(last - 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last - 1));
+    __int128 low = 0;
+    __int128 high = 0;
+    if (p.lower != 0.0 || p.upper != 0.0) {
+        low = pgdp::clamped_units(p.lower, p.lower, p.upper, p.unit_exponent);
+        high = pgdp::clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
+    }
+    if (total < low * rows || total > high * rows)
+        refuse_partial_totals("a total outside [lower, upper] per row");
+    state->rows += rows;
+    state->add(total);
+    PG_RETURN_POINTER(state);
+}
+
 // Per-row fast path: once this call site exists and its group's state does, the context checks
 // (done on the first row of each group) are not repeated.
 bool established(FunctionCallInfo fcinfo) { return !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr; }
@@ -152,14 +209,18 @@ bool established(FunctionCallInfo fcinfo) { return !PG_ARGISNULL(0) && fcinfo->f
 Datum clamped_transition(FunctionCallInfo fcinfo) {
     const Parameters* parameters;
     ClampedState* state;
+    const CallSite* site;
     if (established(fcinfo)) {
-        parameters = &static_cast<const CallSite*>(fcinfo->flinfo->fn_extra)->parameters;
+        site = static_cast<const CallSite*>(fcinfo->flinfo->fn_extra);
+        parameters = &site->parameters;
         state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
     } else {
         MemoryContext context = aggregate_context(fcinfo);
-        parameters = &call_site(fcinfo, false).parameters;
+        site = &call_site(fcinfo, false);
+        parameters = &site->parameters;
         state = state_of(fcinfo, context, parameters->privacy);
     }
+    if (site->partial_totals) return add_partial_totals(fcinfo, state, parameters->privacy);
     if (!PG_ARGISNULL(1)) {
         const double value = value_as_double(fcinfo, parameters->value_type);
         if (!std::isnan(value)) {
@@ -172,12 +233,14 @@ Datum clamped_transition(FunctionCallInfo fcinfo) {
 }
 
 Datum count_transition(FunctionCallInfo fcinfo) {
-    if (established(fcinfo)) {
+    if (established(fcinfo) && !static_cast<const CallSite*>(fcinfo->flinfo->fn_extra)->partial_totals) {
         reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))->rows += 1;
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
     }
     MemoryContext context = aggregate_context(fcinfo);
-    ClampedState* state = state_of(fcinfo, context, call_site(fcinfo, false).parameters.privacy);
+    const CallSite& site = call_site(fcinfo, false);
+    ClampedState* state = state_of(fcinfo, context, site.parameters.privacy);
+    if (site.partial_totals) return add_partial_totals(fcinfo, state, site.parameters.privacy);
     state->rows += 1;
     PG_RETURN_POINTER(state);
 }

@@ -8,6 +8,7 @@ extern "C" {
 #include "optimizer/planner.h"
 }
 
+#include "pg/distributed_release.hpp"
 #include "pg/person_level.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
@@ -33,6 +34,7 @@ void remove_forced_gather(PlannedStmt* statement) {
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
                         ParamListInfo bound_params) {
     check_query_authors(parse);
+    rewrite_distributed_releases(parse);
     List* person_level_marks = rewrite_person_level_releases(parse);
     PlannedStmt* statement = previous_planner != nullptr
                                  ? previous_planner(parse, query_string, cursor_options, bound_params)

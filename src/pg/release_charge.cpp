@@ -16,6 +16,7 @@ extern "C" {
 #include "utils/rel.h"
 #include "utils/rls.h"
 #include "catalog/pg_class.h"
+#include "optimizer/optimizer.h"
 }
 
 #include <algorithm>
@@ -23,6 +24,7 @@ extern "C" {
 
 #include "core/aggregate_release.hpp"
 #include "pg/cpp_boundary.hpp"
+#include "pg/distributed_release.hpp"
 #include "pg/dp_access.hpp"
 #include "pg/ledger_channel.hpp"
 #include "pg/person_level.hpp"
@@ -65,7 +67,15 @@ struct SiteList {
     Site* sites;  // palloc'd, grows
     int count;
     int capacity;
-    int releases;  // sum of the final calls' multiplicities, not counting later partitions' calls
+    int releases;          // sum of the final calls' multiplicities, not counting later partitions' calls
+    List* partials_calls;  // the pgdp.distributed_partials calls (FuncExpr) of the plan
+};
+
+// The partials query of one distributed release, planned in ExecutorStart before the charge
+// (distributed_release.hpp), for the function scan that runs it.
+struct PartialsPlan {
+    const Node* call;  // the FuncExpr in the plan: the function's fn_expr
+    PlannedStmt* plan;
 };
 
 // The calls of one running execution with their parameters, evaluated once in ExecutorStart
@@ -86,6 +96,7 @@ struct ExecutionCalls {
     // The protections as this execution's nested queries are checked against (read once, in
     // es_query_cxt: a function run per row must not read the catalog per row).
     ProtectionCatalog* protections;
+    List* partials;  // PartialsPlan* of its distributed releases, in es_query_cxt
 };
 ExecutionCalls* running_executions = nullptr;
 
@@ -157,6 +168,22 @@ Site& new_site(SiteList& list) {
     return list.sites[list.count++];
 }
 
+// The Agg node of a distributed call reads the partials scan directly or through nodes that only
+// sort or project its rows.
+bool reads_distributed_partials(const Plan* agg) {
+    for (const Plan* plan = agg->lefttree; plan != nullptr; plan = plan->lefttree) {
+        if (IsA(plan, FunctionScan)) {
+            const List* functions = castNode(FunctionScan, plan)->functions;
+            return list_length(functions) == 1 &&
+                   is_distributed_partials_call(linitial_node(RangeTblFunction, functions)->funcexpr);
+        }
+        if (!IsA(plan, Sort) && !IsA(plan, IncrementalSort) && !IsA(plan, Result) && !IsA(plan, Material)) {
+            return false;
+        }
+    }
+    return false;
+}
+
 bool collect_aggrefs(Node* node, void* context) {
     if (node == nullptr) return false;
     if (IsA(node, Aggref)) {
@@ -172,6 +199,13 @@ bool collect_aggrefs(Node* node, void* context) {
             const Site& site = collector->list->sites[i];
             if (site.agg_plan != &collector->agg->plan) break;
             if (site.aggref->aggno == aggref->aggno) seen = true;
+        }
+        if (identity.is_pgdp && !seen && reads_partial_totals(aggref) &&
+            !reads_distributed_partials(&collector->agg->plan)) {
+            // Only the distributed rewrite writes such calls, over its partials scan.
+            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                            errmsg("a distributed pgdp call is not computed over its partials"),
+                            errhint("Report this query.")));
         }
         if (identity.is_pgdp && !seen) {
             const bool final_phase = !DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
@@ -423,6 +457,13 @@ void walk_plan(PlanWalk& walk, Plan* plan, bool repeated, bool under_gather) {
             walk_subplan(walk, id, repeated && cte != nullptr && !bms_is_empty(cte->extParam), under_gather);
             break;
         }
+        case T_FunctionScan:
+            foreach (cell, castNode(FunctionScan, plan)->functions) {
+                Node* call = lfirst_node(RangeTblFunction, cell)->funcexpr;
+                if (is_distributed_partials_call(call))
+                    walk.list->partials_calls = lappend(walk.list->partials_calls, call);
+            }
+            break;
         case T_CustomScan:
             foreach (cell, castNode(CustomScan, plan)->custom_plans)
                 walk_plan(walk, static_cast<Plan*>(lfirst(cell)), true, under_gather);
@@ -439,6 +480,7 @@ void find_sites(PlannedStmt* statement, SiteList* list) {
     list->capacity = 16;
     list->sites = static_cast<Site*>(palloc(sizeof(Site) * list->capacity));
     list->releases = 0;
+    list->partials_calls = NIL;
     const int subplans = list_length(statement->subplans);
     PlanWalk walk{statement, list, static_cast<bool*>(palloc0(sizeof(bool) * (subplans + 1))), 0, NIL};
     walk_plan(walk, statement->planTree, false, false);
@@ -604,6 +646,7 @@ void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) 
         if (first_release != nullptr) refuse_in_parallel_worker(first_release);
         return;
     }
+    if (first_release != nullptr) refuse_in_citus_backend(first_release);
     require_release_context(first_release != nullptr ? first_release : list.sites[0].identity.name,
                             query->plannedstmt);
     check_executable(list);
@@ -700,9 +743,30 @@ void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters
     pfree(charged_sites);
 }
 
+// Plans the partials query of each distributed release with the query's bind parameters and
+// checks the permissions it needs, before the charge: a release refused here costs nothing. The
+// plans live as long as the execution (es_query_cxt).
+List* plan_distributed_partials(QueryDesc* query, const SiteList& list) {
+    List* plans = NIL;
+    ListCell* cell;
+    foreach (cell, list.partials_calls) {
+        const auto* call = static_cast<const FuncExpr*>(lfirst(cell));
+        MemoryContext old = MemoryContextSwitchTo(query->estate->es_query_cxt);
+        Query* partials = distributed_partials_query(call);
+        PlannedStmt* plan = planner(partials, query->sourceText, 0, query->params);
+        (void)ExecCheckRTPerms(plan->rtable, true);
+        auto* entry = static_cast<PartialsPlan*>(palloc(sizeof(PartialsPlan)));
+        *entry = PartialsPlan{(const Node*)call, plan};
+        plans = lappend(plans, entry);
+        MemoryContextSwitchTo(old);
+    }
+    return plans;
+}
+
 void register_calls(QueryDesc* query, const SiteList& list, const Parameters* parameters,
-                    const bool* released) {
+                    const bool* released, List* partials) {
     ExecutionCalls* execution = register_execution(query, list.count);
+    execution->partials = partials;
     for (int i = 0; i < list.count; ++i) {
         const Site& site = list.sites[i];
         execution->calls[execution->count++] =
@@ -759,9 +823,10 @@ void charge_query(QueryDesc* query) {
         const bool in_worker = IsParallelWorker();
         authorize_releases(query, list, in_worker);
         Parameters* parameters = evaluate_parameters(query, list);
+        List* partials = in_worker ? NIL : plan_distributed_partials(query, list);
         auto* released = static_cast<bool*>(palloc0(sizeof(bool) * list.count));
         if (!in_worker) charge_final_calls(query, list, parameters, released);
-        register_calls(query, list, parameters, released);
+        register_calls(query, list, parameters, released, partials);
         pfree(released);
         pfree(parameters);
     }
@@ -902,6 +967,24 @@ void require_release_still_allowed(FunctionCallInfo fcinfo) {
             return;
         }
     }
+}
+
+const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call) {
+    for (const ExecutionCalls* execution = running_executions; execution != nullptr;
+         execution = execution->next) {
+        if (execution->estate != estate) continue;
+        bool charged = false;
+        for (int i = 0; i < execution->count && !charged; ++i) charged = execution->calls[i].charged;
+        ListCell* cell;
+        foreach (cell, execution->partials) {
+            const auto* entry = static_cast<const PartialsPlan*>(lfirst(cell));
+            if (entry->call == call && charged) return entry->plan;
+        }
+    }
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("pgdp.distributed_partials runs only inside the releases pgdp plans"),
+                    errdetail("No charged execution of this session planned this call."),
+                    errhint("Call dp_sum, dp_mean or dp_count on the distributed table instead.")));
 }
 
 bool plan_makes_releases(PlannedStmt* statement) {

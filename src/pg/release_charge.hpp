@@ -16,6 +16,11 @@ void install_charge_hook();
 // True if the plan (subplans included) computes a pgdp aggregate.
 bool plan_makes_releases(PlannedStmt* statement);
 
+// The partials query of a distributed release (distributed_release.hpp) that the execution
+// `estate` planned for its function scan `call` before charging its releases; ereports (42501)
+// for any other call, so the exact totals reach only that execution's pgdp calls.
+const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call);
+
 // The parameters of the pgdp aggregate call that a transition, combine or final function (fcinfo,
 // called by an AggState) belongs to, as evaluated when its execution started. ereports if the call
 // was not registered; with final_call, also unless it was charged (never in a parallel worker).
