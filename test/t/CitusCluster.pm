@@ -44,15 +44,15 @@ sub skip_unless_citus
 	return;
 }
 
-# Starts the coordinator and two workers and joins them. Settings every node needs:
+# Starts the coordinator and two workers and joins them. Settings every node gets:
 #   shared_preload_libraries  citus first (Citus refuses to load otherwise), then pgdp
-#   citus.local_hostname      the socket directory: with unix sockets only, the name a node uses
-#                             to connect to itself (and Citus's default, localhost, means TCP)
-#   citus.node_conninfo       sslmode=disable: Citus's default is sslmode=require, which unix
-#                             sockets cannot satisfy
-#   max_prepared_transactions two-phase commit of multi-shard writes and of metadata sync
-#   max_worker_processes      the Citus maintenance daemon and pgdp's ledger workers, per database
-# Extra settings for all nodes: new(conf => "...").
+#   citus.local_hostname      the socket directory: with unix sockets only, the host a node uses
+#                             to connect to itself (Citus's default, localhost, means TCP)
+#   max_prepared_transactions two-phase commit of multi-shard writes and of metadata sync (Citus
+#                             sets 2 x max_connections itself when this is 0; said explicitly)
+#   max_worker_processes      the Citus maintenance daemon and pgdp's ledger workers
+# Not needed (measured): citus.node_conninfo stays at its default sslmode=require, which libpq
+# does not apply to unix-socket connections. Extra settings for all nodes: new(conf => "...").
 sub new
 {
 	my ($class, %args) = @_;
@@ -66,7 +66,6 @@ sub new
 			'postgresql.conf', qq{
 shared_preload_libraries = 'citus,pgdp'
 citus.local_hostname = '$socket_dir'
-citus.node_conninfo = 'sslmode=disable'
 max_prepared_transactions = 100
 max_connections = 100
 max_worker_processes = 32
