@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # All of pgdp's tests: install what is missing, check the regress schedule, build, run the C++
 # unit tests (GoogleTest), install the extension, run pg_regress against a throwaway cluster
-# configured by test/regress.conf, then the TAP tests in test/t/ (if any).
+# configured by test/regress.conf, then make Citus available (scripts/citus.sh: an installed Citus
+# 12.1, or a cached build of the vendored tarball) and run the TAP tests in test/t/ (if any), with
+# PGDP_CITUS=1, or PGDP_CITUS=0 and PGDP_CITUS_REASON when Citus cannot run here.
 #
-# Ends with one line `pgdp: N passed, N failed` (GoogleTest tests + pg_regress tests + TAP test
-# files; a step that cannot run at all counts as one failure) and exits non-zero on any failure.
+# Ends with one line `pgdp: N passed, N failed, N skipped` (GoogleTest tests + pg_regress tests +
+# TAP test files; a step that cannot run at all counts as one failure; a TAP file that skips all
+# its tests is skipped, not passed, and its reason is printed) and exits non-zero on any failure.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# shellcheck source=scripts/citus.sh
+source "$(dirname "${BASH_SOURCE[0]}")/citus.sh"
 cd "$PGDP_ROOT"
 
 PASSED=0
 FAILED=0
 FAILED_STEPS=()
+SKIPPED=0
+SKIPPED_STEPS=()
 LOGDIR="$PGDP_ROOT/build/test-logs"
 T_START=$SECONDS
 # Safety nets so that a hang fails the run instead of eating CI's 90 minutes (seconds).
@@ -21,14 +28,17 @@ REGRESS_TIMEOUT="${PGDP_REGRESS_TIMEOUT:-1200}"  # whole pg_regress run
 TAP_TIMEOUT="${PGDP_TAP_TIMEOUT:-600}"           # each TAP file
 
 step_failed() { FAILED=$((FAILED + ${2:-1})); FAILED_STEPS+=("$1"); }
+step_skipped() { SKIPPED=$((SKIPPED + 1)); SKIPPED_STEPS+=("$1"); }
 
 summary() {
     echo
     if [ "${#FAILED_STEPS[@]}" -gt 0 ]; then
         echo "failed: ${FAILED_STEPS[*]}"
     fi
+    local skipped
+    for skipped in "${SKIPPED_STEPS[@]}"; do echo "skipped: $skipped"; done
     echo "total time $((SECONDS - T_START)) s"
-    echo "pgdp: $PASSED passed, $FAILED failed"
+    echo "pgdp: $PASSED passed, $FAILED failed, $SKIPPED skipped"
     if [ "$FAILED" -gt 0 ]; then exit 1; fi
     exit 0
 }
@@ -137,6 +147,23 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+section "citus"
+# For the TAP tests on a Citus cluster: no Citus and no tarball is a skip; a tarball that cannot
+# be used (checksum, build) is a failure.
+t0=$SECONDS
+citus_rc=0
+ensure_citus || citus_rc=$?
+PGDP_CITUS=0
+PGDP_CITUS_REASON="$CITUS_STATUS"
+case "$citus_rc" in
+    0) PGDP_CITUS=1 ;;
+    1) ;;
+    *) step_failed "citus" ;;
+esac
+export PGDP_CITUS PGDP_CITUS_REASON
+log "citus: PGDP_CITUS=$PGDP_CITUS ($CITUS_STATUS), $((SECONDS - t0)) s"
+
+# ---------------------------------------------------------------------------
 section "TAP tests"
 shopt -s nullglob
 tap_files=(test/t/*.pl)
@@ -161,9 +188,18 @@ else
     for f in "${tap_files[@]}"; do
         name="$(basename "$f")"
         echo "-- $name"
-        if (cd "$taproot" && RUN_CWD="$taproot" as_run_user env TESTDIR="$taproot" PATH="$PG_BINDIR:$PATH" \
-                PG_REGRESS="$pg_regress_bin" PGDP_SRCDIR="$PGDP_ROOT" \
-                timeout -k 10 "$TAP_TIMEOUT" prove -I "$tap_perl" -I "$taproot/t" "t/$name"); then
+        prove_out="$taproot/prove-$name.out"
+        rc=0
+        (cd "$taproot" && RUN_CWD="$taproot" as_run_user env TESTDIR="$taproot" PATH="$PG_BINDIR:$PATH" \
+            PG_REGRESS="$pg_regress_bin" PGDP_SRCDIR="$PGDP_ROOT" \
+            PGDP_CITUS="$PGDP_CITUS" PGDP_CITUS_REASON="$PGDP_CITUS_REASON" \
+            timeout -k 10 "$TAP_TIMEOUT" prove -I "$tap_perl" -I "$taproot/t" "t/$name") 2>&1 |
+            tee "$prove_out" || rc=$?
+        # prove says "t/NAME .. skipped: REASON" for a file that planned skip_all (and exits 0).
+        skip_reason="$(sed -n "s|^t/$name \.\.* skipped: *||p" "$prove_out")"
+        if [ "$rc" -eq 0 ] && [ -n "$skip_reason" ]; then
+            step_skipped "tap:$name ($skip_reason)"
+        elif [ "$rc" -eq 0 ]; then
             PASSED=$((PASSED + 1))
         else
             step_failed "tap:$name"
