@@ -455,11 +455,32 @@ bool any_release(Node* node, void* context) {
     return expression_tree_walker(node, walker_cast(any_release), context);
 }
 
+// True if a query tree calls pgdp.distributed_partials (context: its OID) anywhere.
+bool calls_partials(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, FuncExpr) && castNode(FuncExpr, node)->funcid == *static_cast<Oid*>(context)) return true;
+    if (IsA(node, Query))
+        return query_tree_walker(castNode(Query, node), walker_cast(calls_partials), context, 0);
+    return expression_tree_walker(node, walker_cast(calls_partials), context);
+}
+
 }  // namespace
 
 void rewrite_distributed_releases(Query* parse) {
+    if (!any_release((Node*)parse, nullptr)) return;
+    // The analyst's own call of the partials function would be refused when it runs, after the
+    // releases were charged: refused here, before anything is charged.
+    const Oid argument = TEXTOID;
+    Oid partials =
+        LookupFuncName(list_make2(makeString(pstrdup("pgdp")), makeString(pstrdup("distributed_partials"))),
+                       1, &argument, true);
+    if (OidIsValid(partials) && calls_partials((Node*)parse, &partials)) {
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("pgdp.distributed_partials runs only inside the releases pgdp plans"),
+                        errhint("Call dp_sum, dp_mean or dp_count on the distributed table instead.")));
+    }
     if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE))) return;
-    if (!any_release((Node*)parse, nullptr) || !reads_citus_table((Node*)parse, nullptr)) return;
+    if (!reads_citus_table((Node*)parse, nullptr)) return;
     rewrite_levels(parse);
     // What remains runs as Citus decides, possibly on the workers: no release may be part of it.
     if (reads_citus_table((Node*)parse, nullptr)) {
