@@ -78,7 +78,11 @@ ensure_citus() {
     local tarball
     tarball="$(citus_tarball)"
     if [ -z "$tarball" ]; then
-        citus_fail 1 "no Citus 12.1 installed for $PG_CONFIG and no tarball (${PGDP_CITUS_TARBALL:-citus-${CITUS_VERSION}.tar.gz in ../shared/vendor or /work/shared/vendor}; set PGDP_CITUS_TARBALL)"
+        if [ -n "${PGDP_CITUS_TARBALL:-}" ]; then
+            citus_fail 1 "no Citus 12.1 installed for $PG_CONFIG, and PGDP_CITUS_TARBALL=$PGDP_CITUS_TARBALL does not exist"
+        else
+            citus_fail 1 "no Citus 12.1 installed for $PG_CONFIG, and no citus-${CITUS_VERSION}.tar.gz in $PGDP_ROOT/../shared/vendor or /work/shared/vendor (set PGDP_CITUS_TARBALL)"
+        fi
         return
     fi
     local sum
