@@ -14,6 +14,7 @@ extern "C" {
 #include "miscadmin.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/numeric.h"
 #include "utils/snapmgr.h"
 }
@@ -24,6 +25,7 @@ extern "C" {
 
 #include "core/clamped_sum.hpp"
 #include "pg/cpp_boundary.hpp"
+#include "pg/distributed_release.hpp"
 #include "pg/release_charge.hpp"
 
 namespace {
@@ -107,6 +109,7 @@ Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
     QueryDesc* query = CreateQueryDesc(statement, debug_query_string != nullptr ? debug_query_string : "",
                                        GetActiveSnapshot(), InvalidSnapshot, destination,
                                        result->econtext->ecxt_param_list_info, nullptr, 0);
+    const int nest_level = pgdp::pg::pin_partials_settings();
     ExecutorStart(query, 0);
     bool same_columns = query->tupDesc->natts == descriptor->natts;
     for (int i = 0; same_columns && i < descriptor->natts; ++i) {
@@ -119,6 +122,7 @@ Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
     ExecutorRun(query, ForwardScanDirection, 0, true);
     ExecutorFinish(query);
     ExecutorEnd(query);
+    AtEOXact_GUC(true, nest_level);
     FreeQueryDesc(query);
     destination->rDestroy(destination);
     result->returnMode = SFRM_Materialize;

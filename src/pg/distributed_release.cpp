@@ -20,6 +20,8 @@ extern "C" {
 #include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "libpq/libpq-be.h"
+#include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 }
@@ -507,14 +509,43 @@ Query* distributed_partials_query(const FuncExpr* call) {
     return castNode(Query, node);
 }
 
+int pin_partials_settings() {
+    const int nest_level = NewGUCNestLevel();
+    (void)set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                            false);
+    return nest_level;
+}
+
+void refuse_citus_reads_as_another_role(const PlannedStmt* partials) {
+    ListCell* cell;
+    foreach (cell, partials->rtable) {
+        const auto* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind != RTE_RELATION || !OidIsValid(entry->checkAsUser) ||
+            entry->checkAsUser == GetUserId() || !is_citus_table(entry->relid)) {
+            continue;
+        }
+        if (pg_class_aclcheck(entry->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK) {
+            refuse("another role's view over a distributed table",
+                   "Citus reads the shards as the current user: grant SELECT on the distributed table, "
+                   "or run the release as its reader.");
+        }
+    }
+}
+
 void refuse_in_citus_backend(const char* aggregate) {
     // Citus names the connections it opens for its own work (a worker's shard queries, the
     // rebalancer, run_command_on_*): "<purpose> gpid=<global pid>".
     static const char* const kCitusPrefixes[] = {
         "citus_internal gpid=", "citus_rebalancer gpid=", "citus_run_command gpid="};
-    const char* name = application_name != nullptr ? application_name : "";
+    // The name the connection started with (SET cannot change it; a function Citus delegates to a
+    // worker could rename its connection) and the current one (a session claiming a Citus name
+    // only refuses itself).
+    const char* started_as =
+        MyProcPort != nullptr && MyProcPort->application_name != nullptr ? MyProcPort->application_name : "";
+    const char* current = application_name != nullptr ? application_name : "";
     for (const char* prefix : kCitusPrefixes) {
-        if (std::strncmp(name, prefix, std::strlen(prefix)) == 0) {
+        if (std::strncmp(started_as, prefix, std::strlen(prefix)) == 0 ||
+            std::strncmp(current, prefix, std::strlen(prefix)) == 0) {
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                             errmsg("%s cannot run in a connection Citus opened for its own work", aggregate),
                             errdetail("pgdp releases and charges only on the node the analyst is connected "

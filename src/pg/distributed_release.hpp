@@ -34,6 +34,16 @@ bool is_distributed_partials_call(const Node* expression);
 // The partials query a rewrite stored in that call (a copy, ready to plan).
 Query* distributed_partials_query(const FuncExpr* call);
 
+// Settings the partials query is planned and run under, whatever the session set: Citus writes
+// the shard queries as text, and the bounds must reach the workers exactly (extra_float_digits
+// below 1 would round them). Returns the GUC nest level to close with AtEOXact_GUC(true, level).
+int pin_partials_settings();
+
+// ereports (0A000) if the planned partials query reads a Citus table with another role's
+// privileges (a view's owner): Citus runs the shard queries as the current user, whose refusal on
+// a worker would come after the charge.
+void refuse_citus_reads_as_another_role(const PlannedStmt* partials);
+
 // ereports (0A000) in a backend Citus opened for its own work (a worker's shard query, the
 // rebalancer): releases happen on the node the analyst is connected to.
 void refuse_in_citus_backend(const char* aggregate);

@@ -753,8 +753,11 @@ List* plan_distributed_partials(QueryDesc* query, const SiteList& list) {
         const auto* call = static_cast<const FuncExpr*>(lfirst(cell));
         MemoryContext old = MemoryContextSwitchTo(query->estate->es_query_cxt);
         Query* partials = distributed_partials_query(call);
+        const int nest_level = pin_partials_settings();
         PlannedStmt* plan = planner(partials, query->sourceText, 0, query->params);
+        AtEOXact_GUC(true, nest_level);
         (void)ExecCheckRTPerms(plan->rtable, true);
+        refuse_citus_reads_as_another_role(plan);
         auto* entry = static_cast<PartialsPlan*>(palloc(sizeof(PartialsPlan)));
         *entry = PartialsPlan{(const Node*)call, plan};
         plans = lappend(plans, entry);

@@ -2,7 +2,7 @@
 # Red team of issue 12 (docs/red-team/round9.md): an analyst's attacks on pgdp releases over Citus
 # distributed tables, on a coordinator and two workers (t/CitusCluster.pm). What
 # t/008_citus_releases.pl already covers is not repeated here. Each attempt that holds is one
-# check; each break is a check that fails today, marked TODO with the reason.
+# check; each break found is a check that failed before its fix.
 # Skipped (never passed) when Citus is not available: see CitusCluster::skip_unless_citus.
 
 use strict;
@@ -82,14 +82,9 @@ sub refused_uncharged
 }
 
 # ---------------------------------------------------------------------------------------------
-# Breaks (TODO until fixed in src/).
+# The breaks of round 9 (docs/red-team/round9.md), fixed: each check failed before its fix.
 
-TODO:
 {
-	local $TODO =
-	  'Citus deparses the bounds of the partials query with the session\'s extra_float_digits: '
-	  . 'at -15 the workers clamp to [0, 1e+02] in the units of [0, 100] while the release is '
-	  . 'charged for [0, 130] in the units of [0, 128..256): one row moves the release by 200';
 	my ($rc, $stdout, $stderr, $charged) = attempt('analyst',
 		q{SET extra_float_digits = -15;
 SELECT round(dp_sum(CASE WHEN id = 5 THEN 1000 ELSE 0 END, 0, 130, 1e6)::numeric, 3) FROM sales});
@@ -97,11 +92,17 @@ SELECT round(dp_sum(CASE WHEN id = 5 THEN 1000 ELSE 0 END, 0, 130, 1e6)::numeric
 		'extra_float_digits = -15: one row adds at most the upper bound charged (130) to dp_sum');
 }
 
-TODO:
 {
-	local $TODO =
-	  'refuse_in_citus_backend reads application_name, which a distributed function delegated '
-	  . 'to a worker can set before its release: charged on the worker\'s ledger';
+	my ($rc, $stdout, $stderr, $charged) = attempt('analyst',
+		q{SET extra_float_digits = -15; SET plan_cache_mode = force_generic_plan;
+PREPARE bound_as_parameter(float8) AS
+  SELECT round(dp_sum(CASE WHEN id = 5 THEN 1000 ELSE 0 END, 0, $1, 1e6)::numeric, 3) FROM sales;
+EXECUTE bound_as_parameter(130);});
+	is("$rc $stdout", '0 130.000',
+		'extra_float_digits = -15, the bound a bind parameter of a generic plan: at most 130 per row');
+}
+
+{
 	$cluster->sql('coordinator', q{
 CREATE FUNCTION an.renamed_release(k int) RETURNS float8 LANGUAGE plpgsql AS $$
 BEGIN
@@ -116,11 +117,7 @@ SELECT create_distributed_function('an.renamed_release(int)', 'k', colocate_with
 		'a delegated function that renames its Citus connection: no release charged on a worker');
 }
 
-TODO:
 {
-	local $TODO =
-	  'Citus runs the shard queries as the current user, not as the view owner; pgdp checks '
-	  . 'the view owner\'s privileges (ExecCheckRTPerms) before the charge, the worker refuses after it';
 	my ($rc, $stdout, $stderr, $charged) = attempt('viewer', 'SELECT * FROM sales_stats');
 	ok($rc == 0 || $charged eq '0/0/0',
 		"an admin's DP view over a distributed table: answered, or refused uncharged ($charged)")
