@@ -40,7 +40,7 @@ INSERT INTO sales SELECT g, g % 10, g % 101 FROM generate_series(1, :rows) g;
 VACUUM ANALYZE sales;
 GRANT SELECT ON sales TO bench_viewer;
 SELECT pgdp.set_budget('bench_viewer', 1e15, 0.5, release_limit => 1000000000) IS NOT NULL;
-SELECT pgdp.set_refresh_policy('sales') IS NOT NULL;
+SELECT (pgdp.set_refresh_policy('sales')).epoch AS epoch;
 SQL
 # The panel: a release with its interval for one region (a bind parameter), answered from the
 # cache after its first run; the miss variant turns the cache off (every run released, charged).
