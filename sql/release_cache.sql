@@ -222,6 +222,22 @@ SELECT pg_temp.charged('cache_ana') AS ana_charged;
 -- What is stored: the rows a charged statement returned, under its scope.
 SELECT scope ~ '^(role|group):' AS scoped, result_rows, released_by, charge_id IS NOT NULL AS charged
 FROM pgdp.release_cache ORDER BY released_at, result_rows LIMIT 3;
+-- A pgdp admin (not a superuser) manages the cache: epochs, groups, purge.
+CREATE ROLE cache_admin;
+SELECT pgdp.designate_admin('cache_admin');
+SET SESSION AUTHORIZATION cache_admin;
+SELECT pgdp.refresh('panel_notes') > 1 AS admin_refreshed;
+SELECT (pgdp.set_refresh_policy('panel_notes', 'manual')).policy AS admin_policy;
+SELECT pgdp.set_cache_group('cache_cid', NULL);
+SELECT count(*) AS cid_groups FROM pgdp.cache_groups WHERE role = 'cache_cid'::regrole;
+SELECT count(*) > 0 AS admin_reads_cache FROM pgdp.release_cache;
+RESET SESSION AUTHORIZATION;
+SELECT pgdp.revoke_admin('cache_admin');
+SET SESSION AUTHORIZATION cache_admin;
+SELECT pg_temp.error_of($$SELECT pgdp.refresh('panel_notes')$$);
+RESET SESSION AUTHORIZATION;
+DROP ROLE cache_admin;
+
 -- Purge: an admin removes entries; the next run is a release again.
 SELECT pgdp.purge_cache(relation => 'panel_notes') >= 1 AS purged_notes;
 SELECT pgdp.purge_cache() >= 1 AS purged_all;

@@ -256,6 +256,11 @@ SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric
 -- An admin designated before 0.8 may set budget periods after the update; an analyst may not.
 SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget_period(regrole, interval)', 'EXECUTE') AS admin_sets_periods,
        has_function_privilege('upgrade_basic', 'pgdp.set_budget_period(regrole, interval)', 'EXECUTE') AS analyst_sets_periods;
+-- ... and manage the release cache.
+SELECT has_function_privilege('upgrade_admin', 'pgdp.refresh(regclass)', 'EXECUTE') AS admin_refreshes,
+       has_function_privilege('upgrade_admin', 'pgdp.purge_cache(interval, regclass)', 'EXECUTE') AS admin_purges,
+       has_table_privilege('upgrade_admin', 'pgdp.release_cache', 'SELECT') AS admin_reads_cache,
+       has_function_privilege('upgrade_basic', 'pgdp.refresh(regclass)', 'EXECUTE') AS analyst_refreshes;
 -- An admin designated before 0.6 may protect relations and declare them public after the update;
 -- an analyst may not (0.6).
 SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS admin_protects,
