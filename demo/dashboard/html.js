@@ -32,9 +32,11 @@ function niceStep(span, ticks) {
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * power;
 }
 
-// Horizontal bars from 0 (or from the lowest interval end, when that is negative) to the value,
-// with the interval drawn as an error bar and the value written at the end.
+// Counts and sums: horizontal bars from 0 (or from the lowest interval end, when that is negative)
+// to the value. Means: points on an axis spanning the intervals only (a bar from 0 would hide
+// them). Either way the interval is drawn as an error bar and the value written at the end.
 function barChart(panel, rows) {
+    const points = panel.aggregate === 'dp_mean_ci';
     const width = 760;
     const labelWidth = 110;
     const valueWidth = 150;
@@ -45,9 +47,14 @@ function barChart(panel, rows) {
     const height = top + rows.length * rowHeight + axisHeight;
     const lows = rows.map((r) => Math.min(r.ci_lower, r.value));
     const highs = rows.map((r) => Math.max(r.ci_upper, r.value));
-    let lo = Math.min(0, ...lows);
-    let hi = Math.max(0, ...highs);
+    let lo = points ? Math.min(...lows) : Math.min(0, ...lows);
+    let hi = points ? Math.max(...highs) : Math.max(0, ...highs);
     if (hi === lo) hi = lo + 1;
+    if (points) {
+        const pad = (hi - lo) * 0.05;
+        lo -= pad;
+        hi += pad;
+    }
     const step = niceStep(hi - lo, 5);
     lo = Math.floor(lo / step) * step;
     hi = Math.ceil(hi / step) * step;
@@ -60,6 +67,7 @@ function barChart(panel, rows) {
         const tx = x(t).toFixed(1);
         parts.push(`<line x1="${tx}" y1="${top - 4}" x2="${tx}" y2="${top + rows.length * rowHeight}" class="grid${Math.abs(t) < step / 2 ? ' zero' : ''}"/>`);
         parts.push(`<text x="${tx}" y="${height - 8}" class="tick">${escapeHtml(formatNumber(t, step < 1 ? 2 : 0))}</text>`);
+        if (points) parts.push(`<line x1="${tx}" y1="${top + rows.length * rowHeight}" x2="${tx}" y2="${top + rows.length * rowHeight + 4}" class="grid zero"/>`);
     }
     rows.forEach((r, k) => {
         const y = top + k * rowHeight;
@@ -67,13 +75,15 @@ function barChart(panel, rows) {
         const x0 = x(Math.max(lo, 0));
         const xv = x(r.value);
         parts.push(`<text x="${labelWidth - 8}" y="${mid + 4}" class="label">${escapeHtml(r.label)}</text>`);
-        parts.push(`<rect x="${Math.min(x0, xv).toFixed(1)}" y="${y + 6}" width="${Math.abs(xv - x0).toFixed(1)}" height="${rowHeight - 12}" class="bar${r.from_cache ? ' cached' : ''}"><title>${escapeHtml(`${r.label}: ${formatNumber(r.value, digits)}`)}</title></rect>`);
+        if (!points) parts.push(`<rect x="${Math.min(x0, xv).toFixed(1)}" y="${y + 6}" width="${Math.abs(xv - x0).toFixed(1)}" height="${rowHeight - 12}" class="bar${r.from_cache ? ' cached' : ''}"><title>${escapeHtml(`${r.label}: ${formatNumber(r.value, digits)}`)}</title></rect>`);
         const xl = x(r.ci_lower).toFixed(1);
         const xu = x(r.ci_upper).toFixed(1);
         parts.push(`<line x1="${xl}" y1="${mid}" x2="${xu}" y2="${mid}" class="err"/>`);
         parts.push(`<line x1="${xl}" y1="${mid - 7}" x2="${xl}" y2="${mid + 7}" class="err"/>`);
         parts.push(`<line x1="${xu}" y1="${mid - 7}" x2="${xu}" y2="${mid + 7}" class="err"/>`);
-        parts.push(`<circle cx="${xv.toFixed(1)}" cy="${mid}" r="3.5" class="point"/>`);
+        parts.push(points
+            ? `<circle cx="${xv.toFixed(1)}" cy="${mid}" r="5" class="dot${r.from_cache ? ' cached' : ''}"><title>${escapeHtml(`${r.label}: ${formatNumber(r.value, digits)}`)}</title></circle>`
+            : `<circle cx="${xv.toFixed(1)}" cy="${mid}" r="3.5" class="point"/>`);
         parts.push(`<text x="${width - valueWidth + 4}" y="${mid + 4}" class="value">${escapeHtml(formatNumber(r.value, digits))} ± ${escapeHtml(formatNumber((r.ci_upper - r.ci_lower) / 2, digits))}</text>`);
     });
     parts.push('</svg>');
@@ -113,10 +123,11 @@ function renderPage(page) {
     const sections = page.panels.map(({ panel, rows, stable, refreshes, cachedRefreshes }) => `
 <section>
 <h2>${escapeHtml(panel.title)}</h2>
-<p class="meta"><code>${escapeHtml(panel.aggregate)}</code>, one release per refresh of the panel's data epoch; ${refreshes} refreshes:
-${stable ? '<span class="yes">identical answers every time</span>' : '<span class="no">answers changed between refreshes</span>'}${cachedRefreshes === undefined ? '' : `, ${cachedRefreshes} of them from the cache`}.</p>
+<p class="meta"><code>${escapeHtml(panel.aggregate)}</code>, one release per data epoch; ${refreshes} refresh${refreshes === 1 ? '' : 'es'}:
+${stable ? '<span class="yes">identical answers every time</span>' : '<span class="no">answers changed between refreshes</span>'}${cachedRefreshes === undefined ? '' : `, ${cachedRefreshes} answered from the cache`}.</p>
 ${barChart(panel, rows)}
 ${releaseTable(panel, rows)}
+<p class="note">ε, δ charged: what the release cost, once per data epoch, when it was made; rows from the cache cost nothing again.${panel.aggregate === 'dp_mean_ci' ? ' Axis: the span of the intervals, not from 0.' : ''}</p>
 <details><summary>query</summary><pre>${escapeHtml(panel.text)}</pre></details>
 </section>`).join('\n');
     return `<!DOCTYPE html>
@@ -130,7 +141,7 @@ main { max-width: 820px; margin: 0 auto; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 16px; margin: 0 0 4px; }
 section, .head { background: #fff; border: 1px solid #dde1e7; border-radius: 6px; padding: 14px 18px; margin: 0 0 16px; }
-.meta, .note { color: #586070; margin: 0 0 8px; }
+.meta, .note { color: #586070; margin: 0 0 8px; font-size: 12px; }
 .budget { margin: 8px 0; }
 .meter { fill: #e3e7ed; } .spent { fill: #d9822b; }
 .grid { stroke: #e6e9ee; } .grid.zero { stroke: #9aa3b0; }
@@ -139,8 +150,10 @@ section, .head { background: #fff; border: 1px solid #dde1e7; border-radius: 6px
 .value { font-size: 12px; fill: #1d2430; font-variant-numeric: tabular-nums; }
 .bar { fill: #9cc3e6; } .bar.cached { fill: #8fd0b0; }
 .err { stroke: #1d2430; stroke-width: 1.5; } .point { fill: #1d2430; }
+.dot { fill: #5b9bd5; stroke: #1d2430; stroke-width: 1; } .dot.cached { fill: #3fae7a; }
+
 table { border-collapse: collapse; margin: 8px 0; font-size: 12px; font-variant-numeric: tabular-nums; }
-th, td { padding: 2px 8px; border-bottom: 1px solid #eceff3; text-align: right; } thead th { color: #586070; font-weight: 600; }
+th, td { white-space: nowrap; padding: 2px 8px; border-bottom: 1px solid #eceff3; text-align: right; } thead th { color: #586070; font-weight: 600; }
 tbody th { text-align: left; font-weight: 500; }
 .yes { color: #1c7c4d; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }
 pre { background: #f2f4f7; padding: 8px; font-size: 12px; overflow-x: auto; }
@@ -152,7 +165,7 @@ pre { background: #f2f4f7; padding: 8px; font-size: 12px; overflow-x: auto; }
 <h1>${escapeHtml(page.title)}</h1>
 <p class="meta">Generated ${escapeHtml(page.generatedAt)} by demo/dashboard/run.js as role ${escapeHtml(page.role)}. Every number is a differentially private release by pgdp;
 the error bars are its ${formatNumber(100 * (1 - (page.panels[0]?.rows[0]?.alpha ?? 0.05)))} % interval, computed from the noisy value and the privacy parameters only.</p>
-<p class="legend meta">Bars:<span style="background:#9cc3e6"></span>released by this refresh (charged)<span style="background:#8fd0b0"></span>from pgdp's release cache (free)</p>
+<p class="legend meta">Bars and points:<span style="background:#9cc3e6"></span>released by this refresh (charged)<span style="background:#8fd0b0"></span>from pgdp's release cache (free); error bars: the interval</p>
 ${budgetHtml}
 ${chargesHtml}
 ${(page.notes || []).map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')}
