@@ -183,7 +183,7 @@ function printSummary(s) {
             `, ${p.rows.length} rows, ${p.refreshes_from_cache}/${s.refreshes} refreshes from the cache`);
     }
     out.push(`  releases charged (pgdp.my_ledger): ${s.charges_before} before, ${s.charges_after} after: ${s.charges} new` +
-        ` (${s.releases_per_epoch} panel releases per data epoch)`);
+        ` (one release per panel per data epoch: ${s.releases_per_epoch} per epoch)`);
     if (s.budget) {
         out.push(`  budget left (pgdp.my_budget): epsilon ${s.budget.epsilon_remaining} of ${s.budget.epsilon_limit}, delta ${s.budget.delta_remaining} of ${s.budget.delta_limit}`);
     }
