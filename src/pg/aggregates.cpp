@@ -250,9 +250,11 @@ const ClampedState* final_state(FunctionCallInfo fcinfo) {
     return PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
 }
 
-// The *_ci forms return a dp_release record.
+// The *_ci forms return a dp_release record: the release, its interval and noise, and (0.8) the
+// epsilon and delta it was charged and from_cache (false here; the release cache sets it when it
+// answers the stored row again). A 0.7 catalog's dp_release has the first six fields only.
 Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& release, double alpha,
-                     pgdp::Mechanism mechanism) {
+                     pgdp::Mechanism mechanism, const pgdp::ReleaseCharge& charged) {
     TupleDesc descriptor;
     if (get_call_result_type(fcinfo, nullptr, &descriptor) != TYPEFUNC_COMPOSITE) {
         ereport(ERROR,
@@ -260,13 +262,21 @@ Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& rele
     }
     descriptor = BlessTupleDesc(descriptor);
     const char* name = pgdp::mechanism_name(mechanism).data();  // a string literal
-    Datum values[6] = {Float8GetDatum(release.value),
+    Datum values[9] = {Float8GetDatum(release.value),
                        Float8GetDatum(release.ci_lower),
                        Float8GetDatum(release.ci_upper),
                        Float8GetDatum(release.noise_sd),
                        Float8GetDatum(alpha),
-                       CStringGetTextDatum(name)};
-    bool nulls[6] = {false, false, false, false, false, false};
+                       CStringGetTextDatum(name),
+                       Float8GetDatum(charged.epsilon),
+                       Float8GetDatum(charged.delta),
+                       BoolGetDatum(false)};
+    bool nulls[9] = {false, false, false, false, false, false, false, false, false};
+    if (descriptor->natts != 6 && descriptor->natts != 9) {
+        ereport(ERROR,
+                (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("dp_release has an unexpected number of fields"),
+                 errhint("ALTER EXTENSION pgdp UPDATE.")));
+    }
     return HeapTupleGetDatum(heap_form_tuple(descriptor, values, nulls));
 }
 
@@ -304,6 +314,7 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
     const pgdp::AggregateParameters& parameters = site.parameters.privacy;
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     pgdp::AggregateRelease release;
+    pgdp::ReleaseCharge charged{};
     bool keep = false;
     PGDP_GUARDED({
         if (!site.planned) {
@@ -315,11 +326,12 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
             keep = pgdp::release_selection(site.plan, totals.rows, random).keep;
         } else {
             release = pgdp::release_aggregate(parameters, site.plan, totals, random);
+            if (identity.with_interval) charged = pgdp::release_charge(parameters, site.plan);
         }
     });
     if (identity.kind == AggregateKind::Selection) return BoolGetDatum(keep);
     if (identity.with_interval)
-        return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism);
+        return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism, charged);
     return typed_value(release, site.parameters.value_type, identity.kind);
 }
 

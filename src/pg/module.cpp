@@ -10,6 +10,7 @@ extern "C" {
 #include "pg/cpp_boundary.hpp"
 #include "pg/ledger_channel.hpp"
 #include "pg/plan_hook.hpp"
+#include "pg/release_cache.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
@@ -34,6 +35,7 @@ void _PG_init(void) {
                             "max_worker_processes, so parallel queries cannot take them.",
                             &pgdp::pg::ledger_workers, 2, 1, pgdp::pg::kMaxLedgerWorkers, PGC_POSTMASTER, 0,
                             nullptr, nullptr, nullptr);
+    pgdp::pg::define_release_cache_settings();
     MarkGUCPrefixReserved("pgdp");
     // Releases are charged only when the library is preloaded (the ledger needs shared memory and
     // background workers); otherwise the hook refuses them (fail closed).
@@ -43,6 +45,7 @@ void _PG_init(void) {
     }
     pgdp::set_interrupt_check(pgdp::pg::cancel_or_die_pending);
     pgdp::pg::install_charge_hook();
+    pgdp::pg::install_release_cache_hooks();
     pgdp::pg::install_plan_hook();
     pgdp::pg::install_trust_hooks();
     pgdp::pg::install_running_statement_hooks();

@@ -10,6 +10,7 @@ extern "C" {
 
 #include "pg/distributed_release.hpp"
 #include "pg/person_level.hpp"
+#include "pg/release_cache.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
 
@@ -34,6 +35,8 @@ void remove_forced_gather(PlannedStmt* statement) {
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
                         ParamListInfo bound_params) {
     check_query_authors(parse);
+    StatementFingerprint fingerprint;
+    const bool fingerprinted = fingerprint_statement(parse, &fingerprint);
     rewrite_distributed_releases(parse);
     List* person_level_marks = rewrite_person_level_releases(parse);
     PlannedStmt* statement = previous_planner != nullptr
@@ -41,6 +44,7 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
                                  : standard_planner(parse, query_string, cursor_options, bound_params);
     remove_forced_gather(statement);
     if (person_level_marks != NIL) mark_person_level_plan(statement, person_level_marks);
+    if (fingerprinted) mark_fingerprint(statement, fingerprint);
     return statement;
 }
 

@@ -29,6 +29,7 @@ extern "C" {
 #include "pg/ledger_channel.hpp"
 #include "pg/person_level.hpp"
 #include "pg/protected_relations.hpp"
+#include "pg/release_cache.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
 
@@ -99,6 +100,8 @@ struct ExecutionCalls {
     List* partials;  // PartialsPlan* of its distributed releases, in es_query_cxt
 };
 ExecutionCalls* running_executions = nullptr;
+// The ledger's id of this backend's latest charge (0: none yet).
+int64 last_charge_id = 0;
 
 // Orders an execution's calls by (plan node, aggno): unique keys, since each site is one distinct
 // call of one Agg node.
@@ -738,6 +741,7 @@ void charge_final_calls(QueryDesc* query, const SiteList& list, const Parameters
         const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
                                                           query->sourceText, items, item_count);
         if (outcome.code != ChargeOutcome::Charged) refuse_outcome(outcome);
+        last_charge_id = outcome.charge_id;
     }
     pfree(items);
     pfree(charged_sites);
@@ -875,6 +879,8 @@ void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
 // the aggregates keeps released rows that later fetches return without a final call), so every
 // run of such an execution repeats the check of what became active since the charge.
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    // An answer from the release cache: the stored rows, the plan is not run.
+    if (run_from_release_cache(query, direction, count)) return;
     // A query run while an aggregating one runs feeds its aggregates, also one started before it
     // (a cursor fetched by a function in the aggregating query's FROM): no protected rows.
     ExecutionCalls* enclosing = IsParallelWorker() ? nullptr : enclosing_aggregating_execution();
@@ -897,11 +903,13 @@ void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 coun
         if (charged) require_release_context_since(execution->running_depth, execution->statement);
         break;
     }
+    copy_rows_for_release_cache(query, count);
     if (previous_executor_run != nullptr) {
         previous_executor_run(query, direction, count, execute_once);
     } else {
         standard_ExecutorRun(query, direction, count, execute_once);
     }
+    restore_destination(query);
 }
 
 void charging_executor_start(QueryDesc* query, int eflags) {
@@ -923,6 +931,8 @@ void charging_executor_start(QueryDesc* query, int eflags) {
     }
     if (query->instrument_options != 0 && explain_analyze_running())
         refuse_plan_details_of_hidden_tables(query, true);
+    // A repeated release over unchanged data: the stored answer, nothing charged.
+    if (answer_from_release_cache(query)) return;
     charge_query(query);
 }
 
@@ -989,6 +999,8 @@ const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call)
                     errdetail("No charged execution of this session planned this call."),
                     errhint("Call dp_sum, dp_mean or dp_count on the distributed table instead.")));
 }
+
+int64 latest_charge_id() { return last_charge_id; }
 
 bool plan_makes_releases(PlannedStmt* statement) {
     SiteList list{};

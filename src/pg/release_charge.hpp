@@ -16,6 +16,9 @@ void install_charge_hook();
 // True if the plan (subplans included) computes a pgdp aggregate.
 bool plan_makes_releases(PlannedStmt* statement);
 
+// The ledger's charge id of this backend's latest charge (0 if none).
+int64 latest_charge_id();
+
 // The partials query of a distributed release (distributed_release.hpp) that the execution
 // `estate` planned for its function scan `call` before charging its releases; ereports (42501)
 // for any other call, so the exact totals reach only that execution's pgdp calls.

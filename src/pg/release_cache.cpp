@@ -1,0 +1,753 @@
+#include "pg/release_cache.hpp"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/parallel.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "common/cryptohash.h"
+#include "common/sha2.h"
+#include "executor/executor.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/typcache.h"
+}
+
+#include <cstring>
+
+#include "pg/aggregate_call.hpp"
+#include "pg/distributed_release.hpp"
+#include "pg/release_charge.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+bool cache_enabled = true;
+int cache_max_age_seconds = 7 * 24 * 3600;
+
+// Invalidation items no planner makes (cache ids -1 .. -4 are the person-level and DP-only
+// marks): eight 32-bit words of the statement's fingerprint.
+constexpr int kFingerprintCacheId = -5;
+// At most this many cells (rows x columns) are stored per statement; larger results are not cached.
+constexpr int64 kMaxCells = 100000;
+// The advisory lock space of first requests (the first key of the two-int lock: "pgdp").
+constexpr int32 kLockSpace = 0x70676470;
+
+ExecutorEnd_hook_type previous_executor_end = nullptr;
+// Whether the latest statement of this backend with pgdp releases was answered from the cache.
+bool latest_answer_cached = false;
+
+// ---- fingerprints ---------------------------------------------------------------------------
+
+// The query tree's text with every parse location (and the statement's position in its string,
+// and a query id another module may have set) written as 0: the same statement written with other
+// spacing, case or comments has the same fingerprint; other constants, tables or columns do not.
+char* normalized_tree(Query* parse) {
+    const char* text = nodeToString(parse);
+    static const char* const kFields[] = {":location ", ":stmt_location ", ":stmt_len ", ":queryId "};
+    StringInfoData out;
+    initStringInfo(&out);
+    for (const char* p = text; *p != '\0';) {
+        bool replaced = false;
+        for (const char* field : kFields) {
+            const size_t length = std::strlen(field);
+            if (std::strncmp(p, field, length) == 0) {
+                appendStringInfoString(&out, field);
+                appendStringInfoChar(&out, '0');
+                p += length;
+                if (*p == '-') ++p;
+                while (*p >= '0' && *p <= '9') ++p;
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced) appendStringInfoChar(&out, *p++);
+    }
+    return out.data;
+}
+
+pg_cryptohash_ctx* begin_sha256() {
+    pg_cryptohash_ctx* context = pg_cryptohash_create(PG_SHA256);
+    if (context == nullptr || pg_cryptohash_init(context) < 0) elog(ERROR, "pgdp: SHA-256 unavailable");
+    return context;
+}
+
+void add_bytes(pg_cryptohash_ctx* context, const void* data, size_t length) {
+    if (pg_cryptohash_update(context, static_cast<const uint8*>(data), length) < 0) {
+        elog(ERROR, "pgdp: SHA-256 failed");
+    }
+}
+
+void end_sha256(pg_cryptohash_ctx* context, uint8* digest) {
+    if (pg_cryptohash_final(context, digest, PG_SHA256_DIGEST_LENGTH) < 0)
+        elog(ERROR, "pgdp: SHA-256 failed");
+    pg_cryptohash_free(context);
+}
+
+bool read_fingerprint(const PlannedStmt* statement, StatementFingerprint* fingerprint) {
+    int words = 0;
+    ListCell* cell;
+    foreach (cell, statement->invalItems) {
+        const auto* item = lfirst_node(PlanInvalItem, cell);
+        if (item->cacheId != kFingerprintCacheId || words >= 8) continue;
+        std::memcpy(fingerprint->bytes + 4 * words, &item->hashValue, 4);
+        ++words;
+    }
+    return words == 8;
+}
+
+// ---- catalog reads --------------------------------------------------------------------------
+
+Oid pgdp_relation(const char* name) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    return OidIsValid(schema) ? get_relname_relid(name, schema) : InvalidOid;
+}
+
+// One row of a pgdp table by its primary key index (keys: 1 or 2 equality conditions), read
+// with the latest snapshot; calls `read` with the row while the scan is open. False if none.
+template <typename Read>
+bool read_by_key(const char* table, const char* index, int nkeys, ScanKeyData* keys, Read&& read) {
+    const Oid relation_id = pgdp_relation(table);
+    const Oid index_id = pgdp_relation(index);
+    if (!OidIsValid(relation_id) || !OidIsValid(index_id)) return false;
+    Relation relation = table_open(relation_id, AccessShareLock);
+    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+    SysScanDesc scan = systable_beginscan(relation, index_id, true, snapshot, nkeys, keys);
+    HeapTuple row = systable_getnext(scan);
+    const bool found = HeapTupleIsValid(row);
+    if (found) read(RelationGetDescr(relation), row);
+    systable_endscan(scan);
+    UnregisterSnapshot(snapshot);
+    table_close(relation, AccessShareLock);
+    return found;
+}
+
+// The effective epoch of a relation as text ("epoch" or "epoch/window" for the interval policy);
+// nullptr if it has none (a partition: its root's).
+char* epoch_of(Oid relation) {
+    char* result = nullptr;
+    auto read = [&](TupleDesc descriptor, HeapTuple row) {
+        bool is_null = false;
+        const int64 epoch = DatumGetInt64(heap_getattr(row, 2, descriptor, &is_null));
+        const Datum interval_datum = heap_getattr(row, 4, descriptor, &is_null);
+        if (is_null) {
+            result = psprintf(INT64_FORMAT, epoch);
+        } else {
+            const Interval* interval = DatumGetIntervalP(interval_datum);
+            const int64 length = interval->time + static_cast<int64>(interval->day) * USECS_PER_DAY;
+            const TimestampTz now = GetCurrentStatementStartTimestamp();
+            // Windows counted from 2000-01-01 (PostgreSQL's timestamp zero), fixed-length periods.
+            const int64 window = length > 0 ? (now >= 0 ? now / length : -((-now + length - 1) / length)) : 0;
+            result = psprintf(INT64_FORMAT "/" INT64_FORMAT, epoch, window);
+        }
+    };
+    ScanKeyData key;
+    ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relation));
+    if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read)) return result;
+    if (get_rel_relispartition(relation)) {
+        List* ancestors = get_partition_ancestors(relation);
+        if (ancestors != NIL) {
+            ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(llast_oid(ancestors)));
+            if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read)) return result;
+        }
+    }
+    return nullptr;
+}
+
+// The cache group of a role, or nullptr.
+char* cache_group_of(Oid role) {
+    char* group = nullptr;
+    ScanKeyData key;
+    ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(role));
+    read_by_key("cache_groups", "cache_groups_pkey", 1, &key, [&](TupleDesc descriptor, HeapTuple row) {
+        bool is_null = false;
+        group = pstrdup(NameStr(*DatumGetName(heap_getattr(row, 2, descriptor, &is_null))));
+    });
+    return group;
+}
+
+bool has_row_security(Oid relation) {
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const bool enabled = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relrowsecurity;
+    ReleaseSysCache(tuple);
+    return enabled;
+}
+
+// ---- keys -----------------------------------------------------------------------------------
+
+struct CacheKey {
+    char* scope;  // "role:<oid>" or "group:<name>"
+    uint8 key[PG_SHA256_DIGEST_LENGTH];
+    char* epochs;  // "oid:epoch,..." sorted by OID
+};
+
+int compare_oids(const void* a, const void* b) {
+    const Oid x = *static_cast<const Oid*>(a);
+    const Oid y = *static_cast<const Oid*>(b);
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// The relations a plan reads (not views: their tables are in the range table too); false if one
+// of them has no epoch, or the plan reads anything the key cannot describe (a Citus partials scan,
+// whose tables are not in this plan).
+bool statement_epochs(const PlannedStmt* statement, char** epochs, bool* row_security) {
+    const int count = list_length(statement->rtable);
+    Oid* relations = static_cast<Oid*>(palloc(sizeof(Oid) * (count + 1)));
+    int n = 0;
+    ListCell* cell;
+    foreach (cell, statement->rtable) {
+        const auto* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind == RTE_FUNCTION) {
+            ListCell* function;
+            foreach (function, entry->functions) {
+                if (is_distributed_partials_call(lfirst_node(RangeTblFunction, function)->funcexpr))
+                    return false;
+            }
+        }
+        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW) continue;
+        relations[n++] = entry->relid;
+    }
+    qsort(relations, n, sizeof(Oid), compare_oids);
+    StringInfoData text;
+    initStringInfo(&text);
+    *row_security = false;
+    for (int i = 0; i < n; ++i) {
+        if (i > 0 && relations[i] == relations[i - 1]) continue;
+        char* epoch = epoch_of(relations[i]);
+        if (epoch == nullptr) return false;
+        appendStringInfo(&text, "%s%u:%s", text.len > 0 ? "," : "", relations[i], epoch);
+        if (has_row_security(relations[i])) *row_security = true;
+    }
+    *epochs = text.data;
+    return n > 0;
+}
+
+void add_parameters(pg_cryptohash_ctx* hash, ParamListInfo params) {
+    const int count = params != nullptr ? params->numParams : 0;
+    add_bytes(hash, &count, sizeof(count));
+    for (int i = 0; i < count; ++i) {
+        ParamExternData workspace;
+        const ParamExternData* parameter = params->paramFetch != nullptr
+                                               ? params->paramFetch(params, i + 1, false, &workspace)
+                                               : &params->params[i];
+        add_bytes(hash, &parameter->ptype, sizeof(Oid));
+        const char null_flag = parameter->isnull ? 1 : 0;
+        add_bytes(hash, &null_flag, 1);
+        if (parameter->isnull || !OidIsValid(parameter->ptype)) continue;
+        Oid send = InvalidOid;
+        bool varlena = false;
+        getTypeBinaryOutputInfo(parameter->ptype, &send, &varlena);
+        bytea* bytes = OidSendFunctionCall(send, parameter->value);
+        const int32 length = VARSIZE(bytes) - VARHDRSZ;
+        add_bytes(hash, &length, sizeof(length));
+        add_bytes(hash, VARDATA(bytes), length);
+    }
+}
+
+bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKey* key) {
+    bool row_security = false;
+    if (!statement_epochs(query->plannedstmt, &key->epochs, &row_security)) return false;
+    // Roles of one cache group share answers, unless a row-security policy may show them
+    // different rows.
+    char* group = row_security ? nullptr : cache_group_of(GetSessionUserId());
+    key->scope = group != nullptr ? psprintf("group:%s", group) : psprintf("role:%u", GetSessionUserId());
+    pg_cryptohash_ctx* hash = begin_sha256();
+    add_bytes(hash, fingerprint.bytes, sizeof(fingerprint.bytes));
+    add_parameters(hash, query->params);
+    add_bytes(hash, key->epochs, std::strlen(key->epochs));
+    end_sha256(hash, key->key);
+    return true;
+}
+
+// ---- executions -----------------------------------------------------------------------------
+
+enum class Mode { Serving, Storing, Abandoned };
+
+struct CacheExecution {
+    CacheExecution* next;
+    const EState* estate;
+    MemoryContext context;  // the execution's es_query_cxt
+    Mode mode;
+    CacheKey key;
+    // Serving: the stored cells (bytea or NULL), rows x columns.
+    int rows;
+    int columns;
+    Datum* cells;
+    bool* cell_nulls;
+    int position;
+    // Storing: the cells copied from the run.
+    List* copied;  // bytea* or nullptr per cell, row-major
+    int copied_rows;
+    bool completed;
+};
+CacheExecution* executions = nullptr;
+
+void forget_execution(void* argument) {
+    for (CacheExecution** link = &executions; *link != nullptr; link = &(*link)->next) {
+        if (*link == argument) {
+            *link = (*link)->next;
+            return;
+        }
+    }
+}
+
+CacheExecution* new_execution(QueryDesc* query, Mode mode, const CacheKey& key) {
+    MemoryContext context = query->estate->es_query_cxt;
+    auto* execution = static_cast<CacheExecution*>(MemoryContextAllocZero(context, sizeof(CacheExecution)));
+    execution->estate = query->estate;
+    execution->context = context;
+    execution->mode = mode;
+    execution->key.scope = MemoryContextStrdup(context, key.scope);
+    execution->key.epochs = MemoryContextStrdup(context, key.epochs);
+    std::memcpy(execution->key.key, key.key, sizeof(key.key));
+    auto* callback =
+        static_cast<MemoryContextCallback*>(MemoryContextAllocZero(context, sizeof(MemoryContextCallback)));
+    callback->func = forget_execution;
+    callback->arg = execution;
+    MemoryContextRegisterResetCallback(context, callback);
+    execution->next = executions;
+    executions = execution;
+    return execution;
+}
+
+CacheExecution* execution_of(const EState* estate) {
+    for (CacheExecution* execution = executions; execution != nullptr; execution = execution->next) {
+        if (execution->estate == estate) return execution;
+    }
+    return nullptr;
+}
+
+// The stored answer of a key, into a serving execution; false if none, expired, or stored for
+// other result columns.
+bool load_answer(QueryDesc* query, const CacheKey& key) {
+    ScanKeyData keys[2];
+    ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_TEXTEQ, CStringGetTextDatum(key.scope));
+    bytea* key_bytes = static_cast<bytea*>(palloc(VARHDRSZ + sizeof(key.key)));
+    SET_VARSIZE(key_bytes, VARHDRSZ + sizeof(key.key));
+    std::memcpy(VARDATA(key_bytes), key.key, sizeof(key.key));
+    ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_BYTEAEQ, PointerGetDatum(key_bytes));
+    bool usable = false;
+    ArrayType* types = nullptr;
+    ArrayType* cells = nullptr;
+    int rows = 0;
+    MemoryContext context = query->estate->es_query_cxt;
+    read_by_key("release_cache", "release_cache_pkey", 2, keys, [&](TupleDesc descriptor, HeapTuple row) {
+        bool is_null = false;
+        const TimestampTz released_at = DatumGetTimestampTz(heap_getattr(row, 10, descriptor, &is_null));
+        const TimestampTz oldest =
+            GetCurrentStatementStartTimestamp() - static_cast<int64>(cache_max_age_seconds) * USECS_PER_SEC;
+        if (cache_max_age_seconds > 0 && released_at < oldest) return;
+        MemoryContext old = MemoryContextSwitchTo(context);
+        types = DatumGetArrayTypePCopy(heap_getattr(row, 5, descriptor, &is_null));
+        rows = DatumGetInt32(heap_getattr(row, 6, descriptor, &is_null));
+        cells = DatumGetArrayTypePCopy(heap_getattr(row, 7, descriptor, &is_null));
+        MemoryContextSwitchTo(old);
+        usable = true;
+    });
+    if (!usable) return false;
+    const TupleDesc result = query->tupDesc;
+    Datum* type_values = nullptr;
+    int type_count = 0;
+    deconstruct_array(types, OIDOID, sizeof(Oid), true, TYPALIGN_INT, &type_values, nullptr, &type_count);
+    if (result == nullptr || type_count != result->natts) return false;
+    for (int i = 0; i < type_count; ++i) {
+        if (DatumGetObjectId(type_values[i]) != TupleDescAttr(result, i)->atttypid) return false;
+    }
+    CacheExecution* execution = new_execution(query, Mode::Serving, key);
+    MemoryContext old = MemoryContextSwitchTo(context);
+    int cell_count = 0;
+    deconstruct_array(cells, BYTEAOID, -1, false, TYPALIGN_INT, &execution->cells, &execution->cell_nulls,
+                      &cell_count);
+    MemoryContextSwitchTo(old);
+    execution->rows = rows;
+    execution->columns = result->natts;
+    if (cell_count != rows * result->natts) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp release cache entry"),
+                        errhint("An admin can remove it with pgdp.purge_cache().")));
+    }
+    return true;
+}
+
+bool may_store() { return !RecoveryInProgress() && !XactReadOnly && !IsParallelWorker(); }
+
+// ---- the copying receiver -------------------------------------------------------------------
+
+struct CopyingReceiver {
+    DestReceiver receiver;  // first: PostgreSQL calls through it
+    DestReceiver* target;
+    CacheExecution* execution;
+    FmgrInfo* send;
+    int columns;
+};
+
+void copying_startup(DestReceiver* self, int operation, TupleDesc descriptor) {
+    auto* copying = reinterpret_cast<CopyingReceiver*>(self);
+    CacheExecution* execution = copying->execution;
+    copying->columns = descriptor->natts;
+    copying->send = static_cast<FmgrInfo*>(
+        MemoryContextAllocZero(execution->context, sizeof(FmgrInfo) * (descriptor->natts + 1)));
+    for (int i = 0; i < descriptor->natts; ++i) {
+        Oid send = InvalidOid;
+        bool varlena = false;
+        const Oid type = TupleDescAttr(descriptor, i)->atttypid;
+        HeapTuple tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+        const bool sendable = HeapTupleIsValid(tuple) &&
+                              OidIsValid(reinterpret_cast<Form_pg_type>(GETSTRUCT(tuple))->typsend) &&
+                              OidIsValid(reinterpret_cast<Form_pg_type>(GETSTRUCT(tuple))->typreceive);
+        if (HeapTupleIsValid(tuple)) ReleaseSysCache(tuple);
+        if (!sendable) {
+            execution->mode = Mode::Abandoned;  // not storable in binary form
+            break;
+        }
+        getTypeBinaryOutputInfo(type, &send, &varlena);
+        fmgr_info_cxt(send, &copying->send[i], execution->context);
+    }
+    copying->target->rStartup(copying->target, operation, descriptor);
+}
+
+bool copying_receive(TupleTableSlot* slot, DestReceiver* self) {
+    auto* copying = reinterpret_cast<CopyingReceiver*>(self);
+    CacheExecution* execution = copying->execution;
+    if (execution->mode == Mode::Storing) {
+        if (static_cast<int64>(execution->copied_rows + 1) * copying->columns > kMaxCells) {
+            execution->mode = Mode::Abandoned;
+        } else {
+            slot_getallattrs(slot);
+            MemoryContext old = MemoryContextSwitchTo(execution->context);
+            for (int i = 0; i < copying->columns; ++i) {
+                execution->copied = lappend(
+                    execution->copied,
+                    slot->tts_isnull[i] ? nullptr : SendFunctionCall(&copying->send[i], slot->tts_values[i]));
+            }
+            MemoryContextSwitchTo(old);
+            ++execution->copied_rows;
+        }
+    }
+    return copying->target->receiveSlot(slot, copying->target);
+}
+
+void copying_shutdown(DestReceiver* self) {
+    auto* copying = reinterpret_cast<CopyingReceiver*>(self);
+    copying->target->rShutdown(copying->target);
+}
+
+void copying_destroy(DestReceiver*) {}
+
+// ---- storing --------------------------------------------------------------------------------
+
+Datum oid_array(const TupleDesc descriptor) {
+    Datum* values = static_cast<Datum*>(palloc(sizeof(Datum) * (descriptor->natts + 1)));
+    for (int i = 0; i < descriptor->natts; ++i)
+        values[i] = ObjectIdGetDatum(TupleDescAttr(descriptor, i)->atttypid);
+    return PointerGetDatum(
+        construct_array(values, descriptor->natts, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+}
+
+Datum cell_array(const CacheExecution& execution) {
+    const int count = list_length(execution.copied);
+    Datum* values = static_cast<Datum*>(palloc(sizeof(Datum) * (count + 1)));
+    bool* nulls = static_cast<bool*>(palloc(sizeof(bool) * (count + 1)));
+    int i = 0;
+    ListCell* cell;
+    foreach (cell, execution.copied) {
+        nulls[i] = lfirst(cell) == nullptr;
+        values[i] = nulls[i] ? (Datum)0 : PointerGetDatum(lfirst(cell));
+        ++i;
+    }
+    int dims[1] = {count};
+    int lower[1] = {1};
+    return PointerGetDatum(
+        construct_md_array(values, nulls, 1, dims, lower, BYTEAOID, -1, false, TYPALIGN_INT));
+}
+
+// Writes the answer as the cache table's owner (nobody else may write it), in a subtransaction:
+// a failure to store is a warning, the release itself stands.
+void store_answer(QueryDesc* query, const CacheExecution& execution) {
+    const Oid table = pgdp_relation("release_cache");
+    if (!OidIsValid(table)) return;
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(table));
+    if (!HeapTupleIsValid(tuple)) return;
+    const Oid owner = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relowner;
+    ReleaseSysCache(tuple);
+    bytea* key_bytes = static_cast<bytea*>(palloc(VARHDRSZ + sizeof(execution.key.key)));
+    SET_VARSIZE(key_bytes, VARHDRSZ + sizeof(execution.key.key));
+    std::memcpy(VARDATA(key_bytes), execution.key.key, sizeof(execution.key.key));
+    Oid types[9] = {TEXTOID, BYTEAOID,      TEXTOID, TEXTOID, OIDARRAYOID,
+                    INT4OID, BYTEAARRAYOID, OIDOID,  INT8OID};
+    Datum values[9] = {CStringGetTextDatum(execution.key.scope),
+                       PointerGetDatum(key_bytes),
+                       CStringGetTextDatum(query->sourceText != nullptr ? query->sourceText : ""),
+                       CStringGetTextDatum(execution.key.epochs),
+                       oid_array(query->tupDesc),
+                       Int32GetDatum(execution.copied_rows),
+                       cell_array(execution),
+                       ObjectIdGetDatum(GetSessionUserId()),
+                       Int64GetDatum(latest_charge_id())};
+    char nulls[10] = "         ";
+    if (latest_charge_id() <= 0) nulls[8] = 'n';
+    Oid saved_user = InvalidOid;
+    int saved_context = 0;
+    GetUserIdAndSecContext(&saved_user, &saved_context);
+    MemoryContext old_context = CurrentMemoryContext;
+    ResourceOwner old_owner = CurrentResourceOwner;
+    BeginInternalSubTransaction(nullptr);
+    PG_TRY();
+    {
+        SetUserIdAndSecContext(owner,
+                               saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+        // The portal may have popped the statement's snapshot before ExecutorEnd (simple protocol).
+        PushActiveSnapshot(GetTransactionSnapshot());
+        if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp: SPI_connect failed");
+        if (cache_max_age_seconds > 0) {
+            Oid age_type[1] = {INT4OID};
+            Datum age[1] = {Int32GetDatum(cache_max_age_seconds)};
+            SPI_execute_with_args(
+                "DELETE FROM pgdp.release_cache WHERE released_at < now() - $1 * interval '1 second'", 1,
+                age_type, age, nullptr, false, 0);
+        }
+        const int rc = SPI_execute_with_args(
+            "INSERT INTO pgdp.release_cache (scope, cache_key, query_text, epochs, column_types, "
+            "result_rows, "
+            "result_cells, released_by, charge_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::regrole, $9) "
+            "ON CONFLICT (scope, cache_key) DO UPDATE SET query_text = excluded.query_text, epochs = "
+            "excluded.epochs, "
+            "column_types = excluded.column_types, result_rows = excluded.result_rows, "
+            "result_cells = excluded.result_cells, released_by = excluded.released_by, "
+            "charge_id = excluded.charge_id, released_at = now()",
+            9, types, values, nulls, false, 0);
+        if (rc != SPI_OK_INSERT) elog(ERROR, "pgdp: storing the release failed");
+        SPI_finish();
+        PopActiveSnapshot();
+        SetUserIdAndSecContext(saved_user, saved_context);
+        ReleaseCurrentSubTransaction();
+        MemoryContextSwitchTo(old_context);
+        CurrentResourceOwner = old_owner;
+    }
+    PG_CATCH();
+    {
+        MemoryContextSwitchTo(old_context);
+        ErrorData* error = CopyErrorData();
+        FlushErrorState();
+        RollbackAndReleaseCurrentSubTransaction();
+        MemoryContextSwitchTo(old_context);
+        CurrentResourceOwner = old_owner;
+        SetUserIdAndSecContext(saved_user, saved_context);
+        ereport(
+            WARNING,
+            (errmsg("pgdp could not store the release in the release cache: %s", error->message),
+             errdetail("The release was made and charged; a repeat will be released and charged again.")));
+        FreeErrorData(error);
+    }
+    PG_END_TRY();
+}
+
+void cache_executor_end(QueryDesc* query) {
+    CacheExecution* execution = execution_of(query->estate);
+    if (execution != nullptr && execution->mode == Mode::Storing && execution->completed) {
+        store_answer(query, *execution);
+    }
+    if (previous_executor_end != nullptr) {
+        previous_executor_end(query);
+    } else {
+        standard_ExecutorEnd(query);
+    }
+}
+
+// dp_release has from_cache as its 9th field (0.8): true in answers from the cache.
+bool is_release_report(Oid type) {
+    if (type_is_rowtype(type) == false || type == RECORDOID) return false;
+    const char* name = format_type_be(type);
+    if (std::strcmp(name, "dp_release") != 0 && std::strstr(name, ".dp_release") == nullptr) return false;
+    TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
+    const bool report = descriptor->natts == 9 &&
+                        std::strcmp(NameStr(TupleDescAttr(descriptor, 8)->attname), "from_cache") == 0;
+    ReleaseTupleDesc(descriptor);
+    return report;
+}
+
+Datum marked_from_cache(Datum record, Oid type) {
+    HeapTupleHeader header = DatumGetHeapTupleHeader(record);
+    TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
+    HeapTupleData tuple;
+    tuple.t_len = HeapTupleHeaderGetDatumLength(header);
+    ItemPointerSetInvalid(&tuple.t_self);
+    tuple.t_tableOid = InvalidOid;
+    tuple.t_data = header;
+    Datum values[9];
+    bool nulls[9];
+    heap_deform_tuple(&tuple, descriptor, values, nulls);
+    values[8] = BoolGetDatum(true);
+    nulls[8] = false;
+    HeapTuple marked = heap_form_tuple(descriptor, values, nulls);
+    ReleaseTupleDesc(descriptor);
+    return HeapTupleGetDatum(marked);
+}
+
+}  // namespace
+
+void define_release_cache_settings() {
+    DefineCustomBoolVariable(
+        "pgdp.release_cache", "Answer repeated releases from the release cache.",
+        "A SELECT with pgdp releases over relations with data epochs is stored and answered "
+        "again, at no charge, until an epoch advances. Off: every run is a new release.",
+        &cache_enabled, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable("pgdp.release_cache_max_age", "How long a cached release is answered again.",
+                            "Older entries are neither answered nor kept (0: no limit).",
+                            &cache_max_age_seconds, 7 * 24 * 3600, 0, INT_MAX, PGC_SUSET, GUC_UNIT_S, nullptr,
+                            nullptr, nullptr);
+}
+
+void install_release_cache_hooks() {
+    previous_executor_end = ExecutorEnd_hook;
+    ExecutorEnd_hook = cache_executor_end;
+}
+
+bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint) {
+    if (parse->commandType != CMD_SELECT || !contains_release((Node*)parse)) return false;
+    char* text = normalized_tree(parse);
+    pg_cryptohash_ctx* hash = begin_sha256();
+    add_bytes(hash, text, std::strlen(text));
+    end_sha256(hash, fingerprint->bytes);
+    pfree(text);
+    return true;
+}
+
+void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint) {
+    for (int word = 0; word < 8; ++word) {
+        auto* mark = makeNode(PlanInvalItem);
+        mark->cacheId = kFingerprintCacheId;
+        std::memcpy(&mark->hashValue, fingerprint.bytes + 4 * word, 4);
+        statement->invalItems = lappend(statement->invalItems, mark);
+    }
+}
+
+bool answer_from_release_cache(QueryDesc* query) {
+    StatementFingerprint fingerprint;
+    if (!read_fingerprint(query->plannedstmt, &fingerprint)) return false;  // no release
+    latest_answer_cached = false;
+    if (!cache_enabled || IsParallelWorker() || query->operation != CMD_SELECT ||
+        query->plannedstmt->hasModifyingCTE || query->instrument_options != 0) {
+        return false;
+    }
+    CacheKey key{};
+    if (!make_key(query, fingerprint, &key)) return false;
+    if (load_answer(query, key)) return latest_answer_cached = true;
+    if (!may_store()) return false;
+    // First request of this key: wait for a concurrent one to finish, then look again.
+    int32 lock_word = 0;
+    std::memcpy(&lock_word, key.key, sizeof(lock_word));
+    DirectFunctionCall2(pg_advisory_xact_lock_int4, Int32GetDatum(kLockSpace), Int32GetDatum(lock_word));
+    if (load_answer(query, key)) return latest_answer_cached = true;
+    (void)new_execution(query, Mode::Storing, key);
+    return false;
+}
+
+bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count) {
+    CacheExecution* execution = execution_of(query->estate);
+    if (execution == nullptr || execution->mode != Mode::Serving) return false;
+    if (ScanDirectionIsBackward(direction)) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("a release answered from the release cache cannot be fetched backwards"),
+                        errhint("SET pgdp.release_cache = off for scrollable cursors.")));
+    }
+    const TupleDesc descriptor = query->tupDesc;
+    DestReceiver* destination = query->dest;
+    destination->rStartup(destination, query->operation, descriptor);
+    TupleTableSlot* slot = MakeSingleTupleTableSlot(descriptor, &TTSOpsVirtual);
+    MemoryContext row_context =
+        AllocSetContextCreate(CurrentMemoryContext, "pgdp release cache row", ALLOCSET_DEFAULT_SIZES);
+    FmgrInfo* receive = static_cast<FmgrInfo*>(palloc0(sizeof(FmgrInfo) * (descriptor->natts + 1)));
+    Oid* parameters = static_cast<Oid*>(palloc0(sizeof(Oid) * (descriptor->natts + 1)));
+    bool* reports = static_cast<bool*>(palloc0(sizeof(bool) * (descriptor->natts + 1)));
+    for (int i = 0; i < descriptor->natts; ++i) {
+        Oid function = InvalidOid;
+        getTypeBinaryInputInfo(TupleDescAttr(descriptor, i)->atttypid, &function, &parameters[i]);
+        fmgr_info(function, &receive[i]);
+        reports[i] = is_release_report(TupleDescAttr(descriptor, i)->atttypid);
+    }
+    uint64 sent = 0;
+    while (execution->position < execution->rows && (count == 0 || sent < count)) {
+        ExecClearTuple(slot);
+        MemoryContextReset(row_context);
+        MemoryContext old = MemoryContextSwitchTo(row_context);
+        for (int i = 0; i < descriptor->natts; ++i) {
+            const int cell = execution->position * execution->columns + i;
+            slot->tts_isnull[i] = execution->cell_nulls[cell];
+            if (slot->tts_isnull[i]) continue;
+            const bytea* bytes = DatumGetByteaPP(execution->cells[cell]);
+            StringInfoData buffer;
+            initStringInfo(&buffer);
+            appendBinaryStringInfo(&buffer, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes));
+            const Form_pg_attribute attribute = TupleDescAttr(descriptor, i);
+            slot->tts_values[i] =
+                ReceiveFunctionCall(&receive[i], &buffer, parameters[i], attribute->atttypmod);
+            if (reports[i]) slot->tts_values[i] = marked_from_cache(slot->tts_values[i], attribute->atttypid);
+        }
+        MemoryContextSwitchTo(old);
+        ExecStoreVirtualTuple(slot);
+        ++execution->position;
+        ++sent;
+        if (!destination->receiveSlot(slot, destination)) break;
+    }
+    destination->rShutdown(destination);
+    ExecDropSingleTupleTableSlot(slot);
+    MemoryContextDelete(row_context);
+    query->estate->es_processed += sent;
+    return true;
+}
+
+void copy_rows_for_release_cache(QueryDesc* query, uint64 count) {
+    CacheExecution* execution = execution_of(query->estate);
+    if (execution == nullptr || execution->mode != Mode::Storing) return;
+    // Only a run to completion in one call is stored (a cursor fetched in parts is not).
+    if (count != 0 || execution->copied_rows > 0) {
+        execution->mode = Mode::Abandoned;
+        return;
+    }
+    auto* copying =
+        static_cast<CopyingReceiver*>(MemoryContextAllocZero(execution->context, sizeof(CopyingReceiver)));
+    copying->receiver.receiveSlot = copying_receive;
+    copying->receiver.rStartup = copying_startup;
+    copying->receiver.rShutdown = copying_shutdown;
+    copying->receiver.rDestroy = copying_destroy;
+    copying->receiver.mydest = query->dest->mydest;
+    copying->target = query->dest;
+    copying->execution = execution;
+    query->dest = &copying->receiver;
+}
+
+void restore_destination(QueryDesc* query) {
+    CacheExecution* execution = execution_of(query->estate);
+    if (execution == nullptr || query->dest == nullptr || query->dest->receiveSlot != copying_receive) return;
+    query->dest = reinterpret_cast<CopyingReceiver*>(query->dest)->target;
+    if (execution->mode == Mode::Storing) execution->completed = true;
+}
+
+}  // namespace pgdp::pg
+
+extern "C" {
+PG_FUNCTION_INFO_V1(pgdp_answered_from_cache);
+// True if the latest statement of this session with pgdp releases was answered from the release
+// cache (nothing charged), false if it was released and charged (or none ran yet).
+Datum pgdp_answered_from_cache(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(pgdp::pg::latest_answer_cached); }
+}
