@@ -187,14 +187,21 @@ async function runPanel(pool, panel, settings) {
 }
 
 // One refresh: every panel at once through the pool, `copies` identical requests of each (a
-// dashboard viewed by several people at the same moment). Returns { name: [rows of each copy] }.
+// dashboard viewed by several people at the same moment; a pool of fewer connections queues
+// them). Returns { name: [rows of each copy] }.
 async function refresh(pool, options = {}) {
     await loadReleaseType(pool);
     const settings = { ...DEFAULT_SETTINGS, ...(options.settings || {}) };
     const chosen = options.panels ? panels.filter((p) => options.panels.includes(p.name)) : panels;
     const copies = options.copies || 1;
-    const pending = chosen.map((panel) =>
-        Promise.all(Array.from({ length: copies }, () => runPanel(pool, panel, settings))));
+    // options.timings, when given, receives per panel the [start, end] (ms) of each copy.
+    const timed = async (panel) => {
+        const start = performance.now();
+        const rows = await runPanel(pool, panel, settings);
+        if (options.timings) (options.timings[panel.name] ||= []).push([start, performance.now()]);
+        return rows;
+    };
+    const pending = chosen.map((panel) => Promise.all(Array.from({ length: copies }, () => timed(panel))));
     const answers = await Promise.all(pending);
     const out = {};
     chosen.forEach((panel, k) => { out[panel.name] = answers[k]; });

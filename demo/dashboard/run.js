@@ -80,13 +80,15 @@ function panelsOf(opts) {
 
 async function refreshOnce(pool, panels, opts) {
     if (!panels[0].adHoc) {
-        return dashboard.refresh(pool, { panels: panels.map((p) => p.name), copies: opts.copies, settings: { region: opts.region } });
+        return dashboard.refresh(pool, { panels: panels.map((p) => p.name), copies: opts.copies, settings: { region: opts.region }, timings: opts.timings });
     }
     await dashboard.loadReleaseType(pool);
     const p = panels[0];
     const copies = await Promise.all(Array.from({ length: opts.copies }, async () => {
         // Unnamed statement: the extended protocol with bind parameters, not prepared by name.
+        const start = performance.now();
         const { rows } = await pool.query({ text: p.text, values: p.values() });
+        (opts.timings[p.name] ||= []).push([start, performance.now()]);
         return rows.map((r) => ({ label: r.label ?? null, ...r.release }));
     }));
     return { [p.name]: copies };
@@ -98,13 +100,25 @@ async function main() {
     const pool = dashboard.createPool({ max: opts.poolMax });
     pool.on('error', (e) => { process.stderr.write(`pool: ${e.message}\n`); });
     try {
+        // Open every connection of the pool first, so that identical requests sent at once
+        // (--copies) reach the server at once rather than one connection set-up apart.
+        await Promise.all(Array.from({ length: opts.poolMax }, () => pool.query('SELECT 1')));
         const chargesBefore = await dashboard.ledgerCount(pool);
         const state = {};
         for (const p of panels) state[p.name] = { firstKey: null, stable: true, rows: null, refreshesFromCache: 0, firstFromCache: null, rowsFromCache: 0, rowsTotal: 0 };
         const times = [];
         for (let i = 0; i < opts.refreshes; i++) {
             const t0 = process.hrtime.bigint();
-            const answers = await refreshOnce(pool, panels, opts);
+            const timings = {};
+            const answers = await refreshOnce(pool, panels, { ...opts, timings });
+            if (i === 0) {
+                // Were all copies of a panel in flight together (each started before any ended)?
+                for (const p of panels) {
+                    const t = timings[p.name] || [];
+                    state[p.name].copiesOverlapped = t.length > 1 &&
+                        Math.max(...t.map((x) => x[0])) < Math.min(...t.map((x) => x[1]));
+                }
+            }
             times.push(Number(process.hrtime.bigint() - t0) / 1e6);
             for (const p of panels) {
                 const s = state[p.name];
@@ -143,6 +157,7 @@ async function main() {
                 refreshes_from_cache: state[p.name].refreshesFromCache,
                 rows_from_cache: state[p.name].rowsFromCache,
                 rows_total: state[p.name].rowsTotal,
+                copies_overlapped: state[p.name].copiesOverlapped,
                 rows: state[p.name].rows,
             })),
         };

@@ -4,9 +4,9 @@
 -- answers on the table's data epoch, which pgdp.refresh('staff') advances (policy 'manual').
 -- Run as an admin (psql; scripts/demo.sh and test/t/010_dashboard_client.pl).
 \set ON_ERROR_STOP on
+\set QUIET on
 SET client_min_messages = warning;
 
-\set QUIET on
 SELECT setseed(0.2024) \gset
 CREATE TABLE staff (id int, region text, salary float8, age int4, bonus numeric);
 INSERT INTO staff
