@@ -39,7 +39,10 @@ function barChart(panel, rows) {
     const points = panel.aggregate === 'dp_mean_ci';
     const width = 760;
     const labelWidth = 110;
-    const valueWidth = 150;
+    const digits = digitsFor(panel);
+    const valueText = (r) => `${formatNumber(r.value, digits)} ± ${formatNumber((r.ci_upper - r.ci_lower) / 2, digits)}`;
+    // Room for the longest "value ± half-width" (about 7 px a character at 12 px).
+    const valueWidth = Math.max(150, 12 + 7 * Math.max(...rows.map((r) => valueText(r).length)));
     const rowHeight = 30;
     const top = 10;
     const axisHeight = 26;
@@ -59,7 +62,6 @@ function barChart(panel, rows) {
     lo = Math.floor(lo / step) * step;
     hi = Math.ceil(hi / step) * step;
     const x = (v) => labelWidth + ((v - lo) / (hi - lo)) * plotWidth;
-    const digits = digitsFor(panel);
     const parts = [];
     parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(panel.title)}">`);
     // Grid and axis labels.
@@ -84,7 +86,7 @@ function barChart(panel, rows) {
         parts.push(points
             ? `<circle cx="${xv.toFixed(1)}" cy="${mid}" r="5" class="dot${r.from_cache ? ' cached' : ''}"><title>${escapeHtml(`${r.label}: ${formatNumber(r.value, digits)}`)}</title></circle>`
             : `<circle cx="${xv.toFixed(1)}" cy="${mid}" r="3.5" class="point"/>`);
-        parts.push(`<text x="${width - valueWidth + 4}" y="${mid + 4}" class="value">${escapeHtml(formatNumber(r.value, digits))} ± ${escapeHtml(formatNumber((r.ci_upper - r.ci_lower) / 2, digits))}</text>`);
+        parts.push(`<text x="${width - valueWidth + 4}" y="${mid + 4}" class="value">${escapeHtml(valueText(r))}</text>`);
     });
     parts.push('</svg>');
     return parts.join('\n');
@@ -103,9 +105,9 @@ function releaseTable(panel, rows) {
         r.delta === undefined ? 'n/a' : formatSmall(r.delta),
         r.from_cache === undefined ? 'n/a' : r.from_cache ? '<span class="yes">yes</span>' : 'no',
     ]);
-    return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>
-${body.map((cells) => `<tr>${cells.map((c, k) => (k === 0 ? `<th>${c}</th>` : `<td>${c}</td>`)).join('')}</tr>`).join('\n')}
-</tbody></table>`;
+    return `<div class="scroll"><table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>
+${body.map((cells) => `<tr>${cells.map((c, k) => (k === 0 ? `<th>${c}</th>` : k === 2 ? `<td class="ci">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`).join('\n')}
+</tbody></table></div>`;
 }
 
 // page: { title, generatedAt, role, budget, panels: [{ panel, rows, stable, refreshes, cachedRefreshes }],
@@ -121,7 +123,7 @@ function renderPage(page) {
         ? `<ul class="charges">${page.charges.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>`
         : '';
     const sections = page.panels.map(({ panel, rows, stable, refreshes, cachedRefreshes }) => `
-<section>
+<section id="${escapeHtml(panel.name)}">
 <h2>${escapeHtml(panel.title)}</h2>
 <p class="meta"><code>${escapeHtml(panel.aggregate)}</code>, one release per data epoch; ${refreshes} refresh${refreshes === 1 ? '' : 'es'}:
 ${stable ? '<span class="yes">identical answers every time</span>' : '<span class="no">answers changed between refreshes</span>'}${cachedRefreshes === undefined ? '' : `, ${cachedRefreshes} answered from the cache`}.</p>
@@ -153,8 +155,9 @@ section, .head { background: #fff; border: 1px solid #dde1e7; border-radius: 6px
 .dot { fill: #5b9bd5; stroke: #1d2430; stroke-width: 1; } .dot.cached { fill: #3fae7a; }
 
 table { border-collapse: collapse; margin: 8px 0; font-size: 12px; font-variant-numeric: tabular-nums; }
-th, td { white-space: nowrap; padding: 2px 8px; border-bottom: 1px solid #eceff3; text-align: right; } thead th { color: #586070; font-weight: 600; }
-tbody th { text-align: left; font-weight: 500; }
+th, td { white-space: nowrap; padding: 2px 7px; border-bottom: 1px solid #eceff3; text-align: right; } thead th { color: #586070; font-weight: 600; }
+tbody th { text-align: left; font-weight: 500; } td.ci { white-space: normal; }
+.scroll { overflow-x: auto; }
 .yes { color: #1c7c4d; font-weight: 600; } .no { color: #b3261e; font-weight: 600; }
 pre { background: #f2f4f7; padding: 8px; font-size: 12px; overflow-x: auto; }
 .legend span { display: inline-block; width: 12px; height: 12px; vertical-align: -2px; margin: 0 4px 0 10px; }
