@@ -114,6 +114,25 @@ SELECT :'c1_dp_sum' = :'c3_dp_sum' AS repeat_same;
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('cache_ana') AS ana_charged;
 
+-- Another role's function running the same statement in ana's session is refused, cached or not
+-- (it could otherwise read ana's cached releases).
+CREATE ROLE cache_mallory;
+GRANT SELECT ON panel_sales TO cache_mallory;
+CREATE FUNCTION public.cache_peek() RETURNS bigint LANGUAGE plpgsql AS $f$
+DECLARE
+    answer bigint;
+BEGIN
+    -- the very statement ana's cache holds (plpgsql runs it without the INTO)
+    SELECT dp_sum(amount, 0, 100, 1.0) FROM panel_sales WHERE region = 3 INTO answer;
+    RETURN answer;
+END $f$;
+ALTER FUNCTION public.cache_peek() OWNER TO cache_mallory;
+SET SESSION AUTHORIZATION cache_ana;
+SELECT pg_temp.error_of($$SELECT public.cache_peek()$$);
+RESET SESSION AUTHORIZATION;
+DROP FUNCTION public.cache_peek();
+SELECT pg_temp.charged('cache_ana') AS ana_charged;
+
 -- A new epoch: the repeat is released again (charged, new noise), then cached again.
 SELECT pgdp.refresh('panel_sales') AS epoch;
 SET SESSION AUTHORIZATION cache_ana;
@@ -214,6 +233,7 @@ RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('cache_ana') AS ana_charged;
 
 DROP TABLE panel_sales, panel_notes CASCADE;
+DROP ROLE cache_mallory;
 DELETE FROM pgdp.data_epochs;
 DELETE FROM pgdp.cache_groups;
 DELETE FROM pgdp.release_cache;

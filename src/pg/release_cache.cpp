@@ -37,6 +37,7 @@ extern "C" {
 #include "pg/aggregate_call.hpp"
 #include "pg/distributed_release.hpp"
 #include "pg/release_charge.hpp"
+#include "pg/release_trust.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -651,6 +652,10 @@ bool answer_from_release_cache(QueryDesc* query) {
     }
     CacheKey key{};
     if (!make_key(query, fingerprint, &key)) return false;
+    // An answer is given where a release could be made: not to code of a role the session user
+    // does not trust (which could otherwise read the session user's cached releases), not in
+    // maintenance operations; refused as the release itself would be.
+    require_release_context("a pgdp release", query->plannedstmt);
     if (load_answer(query, key)) return latest_answer_cached = true;
     if (!may_store()) return false;
     // First request of this key: wait for a concurrent one to finish, then look again.
