@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # NODE_PG_STATUS is read by the scripts that source this file
 # Node.js and node-postgres for the dashboard client (demo/dashboard), shared by scripts/demo.sh and
 # scripts/test.sh (sourced after scripts/common.sh, not run).
 #
