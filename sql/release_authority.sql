@@ -82,7 +82,7 @@ BEGIN
 END $$;
 ALTER FUNCTION authz_eve.indexed(int) OWNER TO authz_eve;
 CREATE INDEX authz_indexed ON authz_eve.guarded (authz_eve.indexed(id));
-SELECT pgdp.set_budget(current_user::regrole, 10) IS NOT NULL AS budget_set;
+SELECT (pgdp.set_budget(current_user::regrole, 10)).role IS NOT NULL AS budget_set;
 SET authz.armed = on;
 ANALYZE authz_eve.guarded;
 REINDEX INDEX authz_eve.authz_indexed;

@@ -228,17 +228,24 @@ CREATE TEMP TABLE ledger_04 AS SELECT * FROM pgdp.ledger;
 CREATE TEMP TABLE status_04 AS SELECT * FROM pgdp.budget_status;
 ALTER EXTENSION pgdp UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'pgdp';
+-- (Budgets and their views are compared on the 0.4 columns: 0.8 appended the budget windows',
+-- NULL for the lifetime budgets of before, checked below.)
+CREATE TEMP VIEW budgets_04_columns AS SELECT to_jsonb(b) - '{period,period_start}'::text[] AS b FROM pgdp.budgets b;
+CREATE TEMP VIEW status_04_columns AS
+SELECT to_jsonb(s) - '{period,period_start,renews_at}'::text[] AS s FROM pgdp.budget_status s;
 SELECT (SELECT count(*) FROM pgdp.budgets) AS budgets,
-       NOT EXISTS (SELECT * FROM pgdp.budgets EXCEPT SELECT * FROM budgets_04)
-           AND NOT EXISTS (SELECT * FROM budgets_04 EXCEPT SELECT * FROM pgdp.budgets) AS same_budgets,
+       NOT EXISTS (SELECT * FROM budgets_04_columns EXCEPT SELECT to_jsonb(o) FROM budgets_04 o)
+           AND NOT EXISTS (SELECT to_jsonb(o) FROM budgets_04 o EXCEPT SELECT * FROM budgets_04_columns) AS same_budgets,
        (SELECT count(*) FROM pgdp.charges) AS charges,
        NOT EXISTS (SELECT * FROM pgdp.charges EXCEPT SELECT * FROM charges_04)
            AND NOT EXISTS (SELECT * FROM charges_04 EXCEPT SELECT * FROM pgdp.charges) AS same_charges,
        (SELECT count(*) FROM pgdp.ledger) AS releases,
        NOT EXISTS (SELECT * FROM pgdp.ledger EXCEPT SELECT * FROM ledger_04)
            AND NOT EXISTS (SELECT * FROM ledger_04 EXCEPT SELECT * FROM pgdp.ledger) AS same_releases,
-       NOT EXISTS (SELECT * FROM pgdp.budget_status EXCEPT SELECT * FROM status_04)
-           AND NOT EXISTS (SELECT * FROM status_04 EXCEPT SELECT * FROM pgdp.budget_status) AS same_status;
+       NOT EXISTS (SELECT * FROM status_04_columns EXCEPT SELECT to_jsonb(o) FROM status_04 o)
+           AND NOT EXISTS (SELECT to_jsonb(o) FROM status_04 o EXCEPT SELECT * FROM status_04_columns) AS same_status;
+SELECT count(*) AS lifetime_budgets FROM pgdp.budget_status
+WHERE period IS NULL AND period_start IS NULL AND renews_at IS NULL AND role::text LIKE 'upgrade\_%';
 SELECT role, accounting, gaussian_epsilon_limit, min_epsilon, release_limit, releases, gaussian_mu2
 FROM pgdp.budgets WHERE role::text LIKE 'upgrade\_%' ORDER BY role::text;
 SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS admin_sets,
@@ -246,6 +253,9 @@ SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget(regrole, numeric
        has_table_privilege('upgrade_admin', 'pgdp.ledger', 'SELECT') AS admin_reads_ledger,
        has_table_privilege('upgrade_basic', 'pgdp.charges', 'SELECT') AS analyst_reads_charges,
        has_function_privilege('upgrade_basic', 'pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint)', 'EXECUTE') AS analyst_sets;
+-- An admin designated before 0.8 may set budget periods after the update; an analyst may not.
+SELECT has_function_privilege('upgrade_admin', 'pgdp.set_budget_period(regrole, interval)', 'EXECUTE') AS admin_sets_periods,
+       has_function_privilege('upgrade_basic', 'pgdp.set_budget_period(regrole, interval)', 'EXECUTE') AS analyst_sets_periods;
 -- An admin designated before 0.6 may protect relations and declare them public after the update;
 -- an analyst may not (0.6).
 SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS admin_protects,

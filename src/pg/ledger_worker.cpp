@@ -221,6 +221,7 @@ void deliver(const Taken* batch, int count) {
 
 // Kept SPI plans (prepared once per worker).
 SPIPlanPtr lock_budget = nullptr;
+SPIPlanPtr renew_budget = nullptr;
 SPIPlanPtr check_budget = nullptr;
 SPIPlanPtr describe_budget = nullptr;
 SPIPlanPtr spend_budget = nullptr;
@@ -254,16 +255,27 @@ enum CheckColumn {
     kBasicDeltaLimit,
     kGaussianEpsilonShown,
     kGaussianDeltaShown,
+    kRenewsAtShown,  // budget windows (0.8): when the current window ends; NULL for a lifetime budget
 };
 
 void prepare_plans() {
     if (record_charge != nullptr) return;
     Oid lock_types[] = {REGROLEOID};
     // Gaussian releases join the Gaussian part when the role's budget has one (gaussian accounting
-    // with gaussian_delta_limit > 0); otherwise they are charged to the basic part.
+    // with gaussian_delta_limit > 0); otherwise they are charged to the basic part. The second
+    // column: a budget window (0.8) has elapsed since the row's period_start (lifetime budgets,
+    // period NULL, stop at the AND without calling the function).
     lock_budget = keep(
-        "SELECT accounting = 'gaussian' AND gaussian_delta_limit > 0 FROM pgdp.budgets WHERE role = $1 FOR "
-        "UPDATE",
+        "SELECT accounting = 'gaussian' AND gaussian_delta_limit > 0, "
+        "       period IS NOT NULL AND pgdp.budget_window_start(period_start, period, now()) > period_start "
+        "FROM pgdp.budgets WHERE role = $1 FOR UPDATE",
+        1, lock_types);
+    // The renewal of a budget window: the spent amounts, the Gaussian part and the release count
+    // start again from 0 in the window that contains now() (pgdp.set_budget_period does the same).
+    renew_budget = keep(
+        "UPDATE pgdp.budgets SET epsilon_spent = 0, delta_spent = 0, gaussian_mu2 = 0, releases = 0, "
+        "       period_start = pgdp.budget_window_start(period_start, period, now()), updated_at = now() "
+        "WHERE role = $1",
         1, lock_types);
     // $2, $3: epsilons and deltas of the query's basic-part releases; $4: its smallest epsilon;
     // $5: its number of releases. Sums are exact (numeric); shown values are bounded.
@@ -283,10 +295,12 @@ void prepare_plans() {
         "       trim_scale(pgdp.bounded_numeric(b.epsilon_limit - b.gaussian_epsilon_limit, false))::text, "
         "       trim_scale(pgdp.bounded_numeric(b.delta_limit - b.gaussian_delta_limit, false))::text, "
         "       pgdp.bounded_numeric(b.gaussian_epsilon_limit, false)::text, "
-        "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text ";
+        "       pgdp.bounded_numeric(b.gaussian_delta_limit, false)::text, "
+        "       (pgdp.budget_window_start(b.period_start, b.period, now()) "
+        "        + make_interval(secs => extract(epoch FROM b.period)::float8))::text ";
     const char* not_shown =
         "       NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, "
-        "NULL::text, NULL::text ";
+        "NULL::text, NULL::text, NULL::text ";
     const char* from =
         "FROM pgdp.budgets b, "
         "     (SELECT (SELECT coalesce(sum(x::numeric), 0) FROM unnest($2) x) AS e, "
@@ -385,8 +399,10 @@ const char* role_display_name(Oid role) {
 }
 
 // Locks the role's budget row (FOR UPDATE: charges of one role are serialised, and an admin
-// change in progress holds them off) and reads whether its Gaussian releases join the budget's
-// Gaussian part. False, with the NoBudget outcome, when the role has no budget.
+// change in progress holds them off), renews it when its budget window has elapsed (before the
+// checks, in the charge's transaction: a refused charge keeps the renewal, which the views show
+// anyway) and reads whether its Gaussian releases join the budget's Gaussian part. False, with
+// the NoBudget outcome, when the role has no budget.
 bool lock_budget_row(RequestSlot& request, const char* role, Datum role_datum, bool* gaussian_accounting) {
     if (SPI_execute_plan(lock_budget, &role_datum, nullptr, false, 1) != SPI_OK_SELECT) {
         elog(ERROR, "pgdp ledger: reading the budget failed");
@@ -401,6 +417,11 @@ bool lock_budget_row(RequestSlot& request, const char* role, Datum role_datum, b
         return false;
     }
     *gaussian_accounting = column_bool(0, 1);
+    if (column_bool(0, 2) &&
+        (SPI_execute_plan(renew_budget, &role_datum, nullptr, false, 0) != SPI_OK_UPDATE ||
+         SPI_processed != 1)) {
+        elog(ERROR, "pgdp ledger: renewing the budget window failed");
+    }
     return true;
 }
 
@@ -487,6 +508,13 @@ GaussianPart gaussian_part(const ReleaseSplit& split, bool gaussian_accounting) 
     return part;
 }
 
+// After an exhausted budget's message: when it renews (budget windows, 0.8), read from the
+// describe_budget row; empty for a lifetime budget.
+const char* renewal_note() {
+    const char* renews_at = column_text(0, kRenewsAtShown);
+    return renews_at[0] != '\0' ? psprintf(" The budget window renews at %s.", renews_at) : "";
+}
+
 // Refusals, in this order: an epsilon below the role's min_epsilon; the release quota; the basic
 // part; the Gaussian part (gaussian accounting). Each reads the describe_budget row for its
 // message. True if the request was refused; *mu2_after is the Gaussian part's new mu^2 otherwise.
@@ -515,9 +543,9 @@ bool refused_by_limits(RequestSlot& request, const char* role, const ReleaseSpli
         set_outcome(outcome, ChargeOutcome::Exhausted,
                     psprintf("release quota of role \"%s\" is exhausted", role),
                     psprintf("The query makes %d release%s; \"%s\" has made %s of its release_limit %s. "
-                             "Nothing was released or charged.",
+                             "Nothing was released or charged.%s",
                              count, count == 1 ? "" : "s", role, column_text(0, kReleases),
-                             column_text(0, kReleaseLimit)),
+                             column_text(0, kReleaseLimit), renewal_note()),
                     "A pgdp admin can raise it with pgdp.set_budget(role, epsilon, delta, "
                     "release_limit => ...).");
         return true;
@@ -547,9 +575,10 @@ bool refused_by_limits(RequestSlot& request, const char* role, const ReleaseSpli
                          : !basic_fits        ? " (basic part)"
                                               : " (Gaussian part)"),
                 psprintf("The query needs epsilon %s and delta %s (%d release%s); \"%s\" has %s "
-                         "(%s accounting). Nothing was released or charged.",
+                         "(%s accounting). Nothing was released or charged.%s",
                          decimal(split.requested_epsilon).text, decimal(split.requested_delta).text, count,
-                         count == 1 ? "" : "s", role, parts, gaussian_accounting ? "gaussian" : "basic"),
+                         count == 1 ? "" : "s", role, parts, gaussian_accounting ? "gaussian" : "basic",
+                         renewal_note()),
                 "A pgdp admin can raise it with pgdp.raise_budget(); otherwise spend less epsilon and "
                 "delta per query.");
     return true;
@@ -698,8 +727,8 @@ void process(Taken* batch, int count) {
                        "pgdp UPDATE) and see the server log.");
         }
         // Kept plans may refer to dropped objects; prepare them again next time.
-        for (SPIPlanPtr* plan : {&lock_budget, &check_budget, &describe_budget, &spend_budget, &record_charge,
-                                 &next_charge_id}) {
+        for (SPIPlanPtr* plan : {&lock_budget, &renew_budget, &check_budget, &describe_budget, &spend_budget,
+                                 &record_charge, &next_charge_id}) {
             if (*plan != nullptr) SPI_freeplan(*plan);
             *plan = nullptr;
         }
