@@ -3,7 +3,8 @@
 # unit tests (GoogleTest), install the extension, run pg_regress against a throwaway cluster
 # configured by test/regress.conf, then make Citus available (scripts/citus.sh: an installed Citus
 # 12.1, or a cached build of the vendored tarball) and run the TAP tests in test/t/ (if any), with
-# PGDP_CITUS=1, or PGDP_CITUS=0 and PGDP_CITUS_REASON when Citus cannot run here.
+# PGDP_CITUS=1, or PGDP_CITUS=0 and PGDP_CITUS_REASON when Citus cannot run here (likewise node and
+# node-postgres for the dashboard client's test: scripts/node.sh, PGDP_NODE_PG).
 #
 # Ends with one line `pgdp: N passed, N failed, N skipped` (GoogleTest tests + pg_regress tests +
 # TAP test files; a step that cannot run at all counts as one failure; a TAP file that skips all
@@ -13,6 +14,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source=scripts/citus.sh
 source "$(dirname "${BASH_SOURCE[0]}")/citus.sh"
+# shellcheck source=scripts/node.sh
+source "$(dirname "${BASH_SOURCE[0]}")/node.sh"
 cd "$PGDP_ROOT"
 
 PASSED=0
@@ -164,6 +167,17 @@ export PGDP_CITUS PGDP_CITUS_REASON
 log "citus: PGDP_CITUS=$PGDP_CITUS ($CITUS_STATUS), $((SECONDS - t0)) s"
 
 # ---------------------------------------------------------------------------
+section "node"
+# For the TAP test of the dashboard client (010): node and node-postgres, installed into build/node
+# (scripts/node.sh); when they cannot be had here, that test is skipped with this reason.
+t0=$SECONDS
+PGDP_NODE_PG=0
+if ensure_node_pg; then PGDP_NODE_PG=1; fi
+PGDP_NODE_PG_REASON="$NODE_PG_STATUS"
+export PGDP_NODE_PG PGDP_NODE_PG_REASON
+log "node: PGDP_NODE_PG=$PGDP_NODE_PG ($NODE_PG_STATUS), $((SECONDS - t0)) s"
+
+# ---------------------------------------------------------------------------
 section "TAP tests"
 shopt -s nullglob
 tap_files=(test/t/*.pl)
@@ -193,6 +207,8 @@ else
         (cd "$taproot" && RUN_CWD="$taproot" as_run_user env TESTDIR="$taproot" PATH="$PG_BINDIR:$PATH" \
             PG_REGRESS="$pg_regress_bin" PGDP_SRCDIR="$PGDP_ROOT" \
             PGDP_CITUS="$PGDP_CITUS" PGDP_CITUS_REASON="$PGDP_CITUS_REASON" \
+            PGDP_NODE_PG="$PGDP_NODE_PG" PGDP_NODE_PG_REASON="$PGDP_NODE_PG_REASON" \
+            NODE_PATH="${NODE_PATH:-}" \
             timeout -k 10 "$TAP_TIMEOUT" prove -I "$tap_perl" -I "$taproot/t" "t/$name") 2>&1 |
             tee "$prove_out" || rc=$?
         # prove says "t/NAME .. skipped: REASON" for a file that planned skip_all (and exits 0).
