@@ -219,6 +219,13 @@ SELECT region, dp_count(1.0) IS NOT NULL AS released FROM panel_sales GROUP BY r
 SELECT pgdp.answered_from_cache() AS after_cursor;
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('cache_ana') AS ana_charged;
+-- A holdable cursor keeps rows beyond the transaction for any code that can name it: a cached
+-- answer is refused there as a release would be (nothing charged by either).
+SET SESSION AUTHORIZATION cache_ana;
+SELECT dp_sum(amount, 0, 100, 1.0) IS NOT NULL AS stored FROM panel_sales WHERE region = 0;
+DECLARE held CURSOR WITH HOLD FOR SELECT dp_sum(amount, 0, 100, 1.0) IS NOT NULL AS stored FROM panel_sales WHERE region = 0;
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.charged('cache_ana') AS ana_charged;
 -- What is stored: the rows a charged statement returned, under its scope.
 SELECT scope ~ '^(role|group):' AS scoped, result_rows, released_by, charge_id IS NOT NULL AS charged
 FROM pgdp.release_cache ORDER BY released_at, result_rows LIMIT 3;

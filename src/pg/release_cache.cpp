@@ -656,6 +656,7 @@ bool answer_from_release_cache(QueryDesc* query) {
     // does not trust (which could otherwise read the session user's cached releases), not in
     // maintenance operations; refused as the release itself would be.
     require_release_context("a pgdp release", query->plannedstmt);
+    refuse_kept_answers(query->plannedstmt, "a pgdp release");
     if (load_answer(query, key)) return latest_answer_cached = true;
     if (!may_store()) return false;
     // First request of this key: wait for a concurrent one to finish, then look again.

@@ -982,6 +982,10 @@ void require_release_still_allowed(FunctionCallInfo fcinfo) {
     }
 }
 
+void refuse_kept_answers(const PlannedStmt* statement, const char* aggregate) {
+    refuse_stored_results(statement, aggregate);
+}
+
 const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call) {
     for (const ExecutionCalls* execution = running_executions; execution != nullptr;
          execution = execution->next) {

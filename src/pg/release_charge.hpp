@@ -16,6 +16,10 @@ void install_charge_hook();
 // True if the plan (subplans included) computes a pgdp aggregate.
 bool plan_makes_releases(PlannedStmt* statement);
 
+// ereports (0A000) if the statement runs in a portal that keeps its rows beyond the transaction
+// or stores them all at once (WITH HOLD, RETURNING): releases, cached or not, are not given there.
+void refuse_kept_answers(const PlannedStmt* statement, const char* aggregate);
+
 // The ledger's charge id of this backend's latest charge (0 if none).
 int64 latest_charge_id();
 
