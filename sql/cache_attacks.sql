@@ -34,7 +34,7 @@ $$;
 -- analyst's search_path: an exact-match operator *(integer, interval) in her own schema is
 -- chosen over pg_catalog's *(double precision, interval) and runs as the owner. Here it only
 -- logs current_user; in round 10 it ran ALTER ROLE ... SUPERUSER and the analyst became a
--- superuser. Correct: no row.
+-- superuser (fixed: the store pins search_path). Correct: no row.
 CREATE TABLE atk_eve.ran_as (who name);
 GRANT INSERT ON atk_eve.ran_as TO PUBLIC;
 SET SESSION AUTHORIZATION atk_eve;
@@ -208,20 +208,22 @@ SELECT count(*) AS bob_charged_for_eve FROM pgdp.ledger WHERE role = 'atk_bob'::
 
 -- Holds: a budget window does not refund the current window: after a renewal, the window's
 -- spending is checked against the limit again.
-SELECT role, epsilon_limit FROM pgdp.set_budget('atk_cid', 1.5, 0.5);
-SELECT period FROM pgdp.set_budget_period('atk_cid', '1 day');
-SET SESSION AUTHORIZATION atk_cid;
+CREATE ROLE atk_win;
+GRANT SELECT ON atk_sales TO atk_win;
+SELECT role, epsilon_limit FROM pgdp.set_budget('atk_win', 1.5, 0.5);
+SELECT period FROM pgdp.set_budget_period('atk_win', '1 day');
+SET SESSION AUTHORIZATION atk_win;
 SET pgdp.release_cache = off;
 SELECT pg_temp.error_of('SELECT dp_sum(amount, 0, 100, 1.0) FROM atk_sales') AS first_in_window;
 RESET SESSION AUTHORIZATION;
-UPDATE pgdp.budgets SET period_start = period_start - interval '25 hours' WHERE role = 'atk_cid'::regrole;
-SET SESSION AUTHORIZATION atk_cid;
+UPDATE pgdp.budgets SET period_start = period_start - interval '25 hours' WHERE role = 'atk_win'::regrole;
+SET SESSION AUTHORIZATION atk_win;
 SET pgdp.release_cache = off;
 SELECT pg_temp.error_of('SELECT dp_sum(amount, 0, 100, 1.0) FROM atk_sales') AS first_after_renewal;
 SELECT split_part(pg_temp.error_of('SELECT dp_sum(amount, 0, 100, 1.0) FROM atk_sales'), ':', 1) AS second_after_renewal;
 RESET pgdp.release_cache;
 RESET SESSION AUTHORIZATION;
-SELECT epsilon_spent, releases FROM pgdp.budget_status WHERE role = 'atk_cid'::regrole;
+SELECT epsilon_spent, releases FROM pgdp.budget_status WHERE role = 'atk_win'::regrole;
 
 -- ---------------------------------------------------------------------------------------------
 -- BREAK 4 (server crash by a non-superuser). A hit marks every column whose type is named

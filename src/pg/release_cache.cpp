@@ -9,6 +9,12 @@ extern "C" {
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/dependency.h"
+#include "commands/extension.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "access/transam.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -48,6 +54,8 @@ int cache_max_age_seconds = 7 * 24 * 3600;
 // Invalidation items no planner makes (cache ids -1 .. -4 are the person-level and DP-only
 // marks): eight 32-bit words of the statement's fingerprint.
 constexpr int kFingerprintCacheId = -5;
+// Present when the statement may be shared within a cache group (StatementFingerprint::shareable).
+constexpr int kShareableCacheId = -6;
 // At most this many cells (rows x columns) are stored per statement; larger results are not cached.
 constexpr int64 kMaxCells = 100000;
 // The advisory lock space of first requests (the first key of the two-int lock: "pgdp").
@@ -114,6 +122,59 @@ bool read_fingerprint(const PlannedStmt* statement, StatementFingerprint* finger
         ++words;
     }
     return words == 8;
+}
+
+// What a statement calls, for its fingerprint (fingerprint_statement).
+struct StatementCalls {
+    List* user_functions;  // OIDs of functions that are not built in
+    bool volatile_call;    // a volatile function, or current_setting(): not cached at all
+    bool not_shareable;    // anything but built-in immutable functions, or who is running it
+};
+
+// pgdp's own functions and aggregates count as built in (they are the extension's code).
+bool is_pgdp_function(Oid function) {
+    const Oid extension = get_extension_oid("pgdp", true);
+    return OidIsValid(extension) && getExtensionOfObject(ProcedureRelationId, function) == extension;
+}
+
+bool note_function(Oid function, void* context) {
+    auto* calls = static_cast<StatementCalls*>(context);
+    if (function >= FirstNormalObjectId && is_pgdp_function(function)) return false;
+    if (function == F_CURRENT_SETTING_TEXT || function == F_CURRENT_SETTING_TEXT_BOOL)
+        calls->volatile_call = true;
+    const char volatility = func_volatile(function);
+    if (volatility == PROVOLATILE_VOLATILE) calls->volatile_call = true;
+    if (volatility != PROVOLATILE_IMMUTABLE || function >= FirstNormalObjectId) calls->not_shareable = true;
+    if (function >= FirstNormalObjectId)
+        calls->user_functions = list_append_unique_oid(calls->user_functions, function);
+    return false;
+}
+
+bool calls_of(Node* node, void* context) {
+    if (node == nullptr) return false;
+    auto* calls = static_cast<StatementCalls*>(context);
+    if (IsA(node, Query)) {
+        return query_tree_walker(castNode(Query, node),
+                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(calls_of)),
+                                 context, 0);
+    }
+    if (IsA(node, SQLValueFunction)) {
+        switch (castNode(SQLValueFunction, node)->op) {
+            case SVFOP_CURRENT_ROLE:
+            case SVFOP_CURRENT_USER:
+            case SVFOP_USER:
+            case SVFOP_SESSION_USER:
+                calls->not_shareable = true;
+                break;
+            default:
+                break;
+        }
+    }
+    if (IsA(node, Aggref)) (void)note_function(castNode(Aggref, node)->aggfnoid, context);
+    if (IsA(node, WindowFunc)) (void)note_function(castNode(WindowFunc, node)->winfnoid, context);
+    (void)check_functions_in_node(node, note_function, context);
+    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(calls_of)),
+                                  context);
 }
 
 // ---- catalog reads --------------------------------------------------------------------------
@@ -265,16 +326,50 @@ void add_parameters(pg_cryptohash_ctx* hash, ParamListInfo params) {
     }
 }
 
+// Settings that can change what a statement computes from the same tree (date and time
+// conversions, number formatting in text casts) are part of its key.
+void add_settings(pg_cryptohash_ctx* hash) {
+    static const char* const kSettings[] = {
+        "TimeZone",    "DateStyle",  "IntervalStyle", "extra_float_digits",
+        "lc_monetary", "lc_numeric", "lc_time",       "bytea_output"};
+    for (const char* name : kSettings) {
+        const char* value = GetConfigOption(name, true, false);
+        add_bytes(hash, name, std::strlen(name) + 1);
+        if (value != nullptr) add_bytes(hash, value, std::strlen(value) + 1);
+    }
+}
+
+bool reads_views(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->rtable) {
+        const auto* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind == RTE_RELATION && entry->relkind == RELKIND_VIEW) return true;
+    }
+    return false;
+}
+
+bool shareable_plan(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->invalItems) {
+        if (lfirst_node(PlanInvalItem, cell)->cacheId == kShareableCacheId) return true;
+    }
+    return false;
+}
+
 bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKey* key) {
     bool row_security = false;
     if (!statement_epochs(query->plannedstmt, &key->epochs, &row_security)) return false;
-    // Roles of one cache group share answers, unless a row-security policy may show them
-    // different rows.
-    char* group = row_security ? nullptr : cache_group_of(GetSessionUserId());
+    // Roles of one cache group share answers only for statements whose rows cannot depend on who
+    // runs them: no row security, no views (a view reads its tables with its owner's rights and
+    // may filter on the user), only built-in immutable functions and nothing asking who runs it.
+    const bool shareable =
+        !row_security && shareable_plan(query->plannedstmt) && !reads_views(query->plannedstmt);
+    char* group = shareable ? cache_group_of(GetSessionUserId()) : nullptr;
     key->scope = group != nullptr ? psprintf("group:%s", group) : psprintf("role:%u", GetSessionUserId());
     pg_cryptohash_ctx* hash = begin_sha256();
     add_bytes(hash, fingerprint.bytes, sizeof(fingerprint.bytes));
     add_parameters(hash, query->params);
+    add_settings(hash);
     add_bytes(hash, key->epochs, std::strlen(key->epochs));
     end_sha256(hash, key->key);
     return true;
@@ -516,15 +611,22 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
     {
         SetUserIdAndSecContext(owner,
                                saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+        // The owner's rights with the caller's search_path would run the caller's operators and
+        // functions as the owner: nothing but pg_catalog is looked up here.
+        const int nest_level = NewGUCNestLevel();
+        (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+                                GUC_ACTION_SAVE, true, 0, false);
         // The portal may have popped the statement's snapshot before ExecutorEnd (simple protocol).
         PushActiveSnapshot(GetTransactionSnapshot());
         if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp: SPI_connect failed");
         if (cache_max_age_seconds > 0) {
-            Oid age_type[1] = {INT4OID};
-            Datum age[1] = {Int32GetDatum(cache_max_age_seconds)};
+            Oid cutoff_type[1] = {TIMESTAMPTZOID};
+            Datum cutoff[1] = {
+                TimestampTzGetDatum(GetCurrentTransactionStartTimestamp() -
+                                    static_cast<int64>(cache_max_age_seconds) * USECS_PER_SEC)};
             SPI_execute_with_args(
-                "DELETE FROM pgdp.release_cache WHERE released_at < now() - $1 * interval '1 second'", 1,
-                age_type, age, nullptr, false, 0);
+                "DELETE FROM pgdp.release_cache WHERE released_at OPERATOR(pg_catalog.<) $1", 1, cutoff_type,
+                cutoff, nullptr, false, 0);
         }
         const int rc = SPI_execute_with_args(
             "INSERT INTO pgdp.release_cache (scope, cache_key, query_text, epochs, column_types, "
@@ -534,11 +636,12 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
             "excluded.epochs, "
             "column_types = excluded.column_types, result_rows = excluded.result_rows, "
             "result_cells = excluded.result_cells, released_by = excluded.released_by, "
-            "charge_id = excluded.charge_id, released_at = now()",
+            "charge_id = excluded.charge_id, released_at = pg_catalog.now()",
             9, types, values, nulls, false, 0);
         if (rc != SPI_OK_INSERT) elog(ERROR, "pgdp: storing the release failed");
         SPI_finish();
         PopActiveSnapshot();
+        AtEOXact_GUC(true, nest_level);
         SetUserIdAndSecContext(saved_user, saved_context);
         ReleaseCurrentSubTransaction();
         MemoryContextSwitchTo(old_context);
@@ -574,13 +677,16 @@ void cache_executor_end(QueryDesc* query) {
     }
 }
 
-// dp_release has from_cache as its 9th field (0.8): true in answers from the cache.
+// pgdp's own dp_release (the type of the extension's schema; another type of that name is not
+// it), which has from_cache as its 9th field since 0.8: true in answers from the cache.
 bool is_release_report(Oid type) {
-    if (type_is_rowtype(type) == false || type == RECORDOID) return false;
-    const char* name = format_type_be(type);
-    if (std::strcmp(name, "dp_release") != 0 && std::strstr(name, ".dp_release") == nullptr) return false;
+    if (get_typtype(type) != TYPTYPE_COMPOSITE) return false;
+    const Oid extension = get_extension_oid("pgdp", true);
+    if (!OidIsValid(extension) || getExtensionOfObject(TypeRelationId, type) != extension) return false;
+    const char* name = get_typ_typrelid(type) != InvalidOid ? get_rel_name(get_typ_typrelid(type)) : nullptr;
+    if (name == nullptr || std::strcmp(name, "dp_release") != 0) return false;
     TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
-    const bool report = descriptor->natts == 9 &&
+    const bool report = descriptor->natts == 9 && TupleDescAttr(descriptor, 8)->atttypid == BOOLOID &&
                         std::strcmp(NameStr(TupleDescAttr(descriptor, 8)->attname), "from_cache") == 0;
     ReleaseTupleDesc(descriptor);
     return report;
@@ -625,15 +731,35 @@ void install_release_cache_hooks() {
 
 bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint) {
     if (parse->commandType != CMD_SELECT || !contains_release((Node*)parse)) return false;
+    StatementCalls calls{};
+    calls_of((Node*)parse, &calls);
+    if (calls.volatile_call) return false;
     char* text = normalized_tree(parse);
     pg_cryptohash_ctx* hash = begin_sha256();
     add_bytes(hash, text, std::strlen(text));
+    // A function redefined since (CREATE OR REPLACE keeps its OID) is another statement.
+    ListCell* cell;
+    foreach (cell, calls.user_functions) {
+        const Oid function = lfirst_oid(cell);
+        HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+        const TransactionId version = HeapTupleIsValid(tuple) ? HeapTupleHeaderGetRawXmin(tuple->t_data) : 0;
+        if (HeapTupleIsValid(tuple)) ReleaseSysCache(tuple);
+        add_bytes(hash, &function, sizeof(function));
+        add_bytes(hash, &version, sizeof(version));
+    }
     end_sha256(hash, fingerprint->bytes);
+    fingerprint->shareable = !calls.not_shareable;
     pfree(text);
     return true;
 }
 
 void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint) {
+    if (fingerprint.shareable) {
+        auto* shareable = makeNode(PlanInvalItem);
+        shareable->cacheId = kShareableCacheId;
+        shareable->hashValue = 1;
+        statement->invalItems = lappend(statement->invalItems, shareable);
+    }
     for (int word = 0; word < 8; ++word) {
         auto* mark = makeNode(PlanInvalItem);
         mark->cacheId = kFingerprintCacheId;

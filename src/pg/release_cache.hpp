@@ -25,10 +25,15 @@ void define_release_cache_settings();
 void install_release_cache_hooks();
 
 // Planner hook: the fingerprint of a statement with pgdp releases, computed before any rewrite
-// and kept in the plan (invalidation items no planner makes). Returns false (nothing to mark)
-// when the query makes no release.
+// and kept in the plan (invalidation items no planner makes): the query tree without parse
+// locations and the version (pg_proc xmin) of every user-defined function it calls. Returns false
+// (nothing to mark: never cached) when the query makes no release, or calls a volatile function
+// or current_setting() (its answer would not be the same statement's).
 struct StatementFingerprint {
     uint8 bytes[32];
+    // Roles of one cache group may be answered each other's release of it: it calls only
+    // built-in immutable functions and never asks who is running it (no CURRENT_USER and the like).
+    bool shareable;
 };
 bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint);
 void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint);
