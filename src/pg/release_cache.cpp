@@ -594,9 +594,9 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
                        PointerGetDatum(key_bytes),
                        CStringGetTextDatum(query->sourceText != nullptr ? query->sourceText : ""),
                        CStringGetTextDatum(execution.key.epochs),
-                       oid_array(query->tupDesc),
+                       (Datum)0,  // the arrays are built inside the subtransaction below
                        Int32GetDatum(execution.copied_rows),
-                       cell_array(execution),
+                       (Datum)0,
                        ObjectIdGetDatum(GetSessionUserId()),
                        Int64GetDatum(latest_charge_id())};
     char nulls[10] = "         ";
@@ -609,6 +609,10 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
     BeginInternalSubTransaction(nullptr);
     PG_TRY();
     {
+        // Building the arrays can fail (a result too large for one array): a warning, like any
+        // failure to store, not an error after the charge.
+        values[4] = oid_array(query->tupDesc);
+        values[6] = cell_array(execution);
         SetUserIdAndSecContext(owner,
                                saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
         // The owner's rights with the caller's search_path would run the caller's operators and
