@@ -209,8 +209,8 @@ CREATE TABLE pgdp.data_epochs (
     relation regclass PRIMARY KEY,
     epoch bigint NOT NULL DEFAULT 1 CHECK (epoch >= 1),
     -- manual: pgdp.refresh(relation) only; on_change: also every INSERT, UPDATE, DELETE or
-    -- TRUNCATE (a statement trigger); interval: also every refresh_interval (aligned to the epoch
-    -- of 1970-01-01 UTC), without writing anything.
+    -- TRUNCATE (a statement trigger); interval: also every refresh_interval (windows counted from
+    -- 2000-01-01 00:00 UTC, PostgreSQL's timestamp zero), without writing anything.
     policy text NOT NULL DEFAULT 'manual' CHECK (policy IN ('manual', 'on_change', 'interval')),
     refresh_interval interval,
     advanced_at timestamptz NOT NULL DEFAULT now(),
@@ -250,7 +250,7 @@ REVOKE ALL ON pgdp.data_epochs, pgdp.cache_groups, pgdp.release_cache FROM PUBLI
 CREATE FUNCTION pgdp.set_refresh_policy(relation regclass, policy text DEFAULT 'manual',
                                         refresh_interval interval DEFAULT NULL)
 RETURNS pgdp.data_epochs
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET client_min_messages = warning AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     result pgdp.data_epochs;
 BEGIN
@@ -281,7 +281,10 @@ BEGIN
     ON CONFLICT ON CONSTRAINT data_epochs_pkey
     DO UPDATE SET policy = excluded.policy, refresh_interval = excluded.refresh_interval
     RETURNING * INTO result;
-    EXECUTE format('DROP TRIGGER IF EXISTS pgdp_advance_epoch ON %s', relation);
+    -- (Only when there is one: Citus refuses any trigger command on a distributed table.)
+    IF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = relation AND t.tgname = 'pgdp_advance_epoch') THEN
+        EXECUTE format('DROP TRIGGER pgdp_advance_epoch ON %s', relation);
+    END IF;
     IF policy = 'on_change' THEN
         EXECUTE format('CREATE TRIGGER pgdp_advance_epoch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %s '
                        'FOR EACH STATEMENT EXECUTE FUNCTION pgdp.advance_epoch()', relation);

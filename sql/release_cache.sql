@@ -133,6 +133,22 @@ RESET SESSION AUTHORIZATION;
 DROP FUNCTION public.cache_peek();
 SELECT pg_temp.charged('cache_ana') AS ana_charged;
 
+-- Nor does another role's code fetching the session user's cursor over a cached answer: ana
+-- inserts into mallory's table, whose default reads ana's open cursor (refused, nothing read).
+CREATE TABLE public.cache_guestbook (note text, loot text DEFAULT
+    cursor_to_xml('anas_cursor'::refcursor, 10, false, true, '')::text);
+ALTER TABLE public.cache_guestbook OWNER TO cache_mallory;
+GRANT SELECT, INSERT ON public.cache_guestbook TO PUBLIC;
+SET SESSION AUTHORIZATION cache_ana;
+BEGIN;
+DECLARE anas_cursor CURSOR FOR SELECT dp_sum(amount, 0, 100, 1.0) FROM panel_sales WHERE region = 3;
+SELECT pgdp.answered_from_cache() AS cursor_from_cache;
+SELECT pg_temp.error_of($$INSERT INTO public.cache_guestbook (note) VALUES ('x')$$) ~ '^42501' AS guestbook_refused;
+ROLLBACK;
+RESET SESSION AUTHORIZATION;
+SELECT count(*) AS loot FROM public.cache_guestbook;
+DROP TABLE public.cache_guestbook;
+
 -- A new epoch: the repeat is released again (charged, new noise), then cached again.
 SELECT pgdp.refresh('panel_sales') AS epoch;
 SET SESSION AUTHORIZATION cache_ana;
@@ -219,6 +235,30 @@ SELECT region, dp_count(1.0) IS NOT NULL AS released FROM panel_sales GROUP BY r
 SELECT pgdp.answered_from_cache() AS after_cursor;
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('cache_ana') AS ana_charged;
+-- FETCH 0 runs nothing and stores nothing; a later complete run is stored whole. A PL/pgSQL loop
+-- (which fetches in batches) over a cached answer sees every row.
+SET SESSION AUTHORIZATION cache_ana;
+BEGIN;
+DECLARE nothing_yet CURSOR FOR SELECT region, dp_count(2.0) IS NOT NULL AS released FROM panel_sales GROUP BY region ORDER BY region;
+FETCH 0 FROM nothing_yet;
+CLOSE nothing_yet;
+COMMIT;
+SELECT region, dp_count(2.0) IS NOT NULL AS released FROM panel_sales GROUP BY region ORDER BY region;
+SELECT region, dp_count(2.0) IS NOT NULL AS released FROM panel_sales GROUP BY region ORDER BY region;
+SELECT pgdp.answered_from_cache() AS whole_answer_cached;
+DO $$
+DECLARE
+    seen int := 0;
+    r record;
+BEGIN
+    FOR r IN SELECT region, dp_count(2.0) IS NOT NULL AS released FROM panel_sales GROUP BY region ORDER BY region LOOP
+        seen := seen + 1;
+    END LOOP;
+    RAISE NOTICE 'rows seen in a PL/pgSQL loop over the cached answer: %', seen;
+END $$;
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.charged('cache_ana') AS ana_charged;
+
 -- A holdable cursor keeps rows beyond the transaction for any code that can name it: a cached
 -- answer is refused there as a release would be (nothing charged by either).
 SET SESSION AUTHORIZATION cache_ana;

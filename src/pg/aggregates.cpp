@@ -174,8 +174,9 @@ __int128 integer_numeric(Numeric number) {
     constexpr __int128 kLimit = (static_cast<__int128>(1) << 125);
     for (; *text != '\0'; ++text) {
         if (*text < '0' || *text > '9') refuse_partial_totals("not an integer");
-        value = value * 10 + (*text - '0');
-        if (value > kLimit) refuse_partial_totals("out of range");
+        const int digit = *text - '0';
+        if (value > (kLimit - digit) / 10) refuse_partial_totals("out of range");  // before it could wrap
+        value = value * 10 + digit;
     }
     return negative ? -value : value;
 }

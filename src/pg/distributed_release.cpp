@@ -517,8 +517,12 @@ int pin_partials_settings() {
 }
 
 void refuse_citus_reads_as_another_role(const PlannedStmt* partials) {
-    ListCell* cell;
-    foreach (cell, partials->rtable) {
+    refuse_citus_reads_as_another_role(partials->rtable);
+}
+
+void refuse_citus_reads_as_another_role(const List* entries) {
+    const ListCell* cell;
+    foreach (cell, entries) {
         const auto* entry = lfirst_node(RangeTblEntry, cell);
         if (entry->rtekind != RTE_RELATION || !OidIsValid(entry->checkAsUser) ||
             entry->checkAsUser == GetUserId() || !is_citus_table(entry->relid)) {

@@ -19,6 +19,7 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "common/cryptohash.h"
+#include "common/hashfn.h"
 #include "common/sha2.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
@@ -44,6 +45,7 @@ extern "C" {
 #include "pg/distributed_release.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
+#include "pg/running_statements.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -187,12 +189,14 @@ Oid pgdp_relation(const char* name) {
 // One row of a pgdp table by its primary key index (keys: 1 or 2 equality conditions), read
 // with the latest snapshot; calls `read` with the row while the scan is open. False if none.
 template <typename Read>
-bool read_by_key(const char* table, const char* index, int nkeys, ScanKeyData* keys, Read&& read) {
+bool read_by_key(const char* table, const char* index, int nkeys, ScanKeyData* keys, Read&& read,
+                 Snapshot given = nullptr) {
     const Oid relation_id = pgdp_relation(table);
     const Oid index_id = pgdp_relation(index);
     if (!OidIsValid(relation_id) || !OidIsValid(index_id)) return false;
     Relation relation = table_open(relation_id, AccessShareLock);
-    Snapshot snapshot = RegisterSnapshot(GetLatestSnapshot());
+    // The latest snapshot unless given one (epochs are read as of the statement's data).
+    Snapshot snapshot = RegisterSnapshot(given != nullptr ? given : GetLatestSnapshot());
     SysScanDesc scan = systable_beginscan(relation, index_id, true, snapshot, nkeys, keys);
     HeapTuple row = systable_getnext(scan);
     const bool found = HeapTupleIsValid(row);
@@ -205,7 +209,7 @@ bool read_by_key(const char* table, const char* index, int nkeys, ScanKeyData* k
 
 // The effective epoch of a relation as text ("epoch" or "epoch/window" for the interval policy);
 // nullptr if it has none (a partition: its root's).
-char* epoch_of(Oid relation) {
+char* epoch_of(Oid relation, Snapshot snapshot) {
     char* result = nullptr;
     auto read = [&](TupleDesc descriptor, HeapTuple row) {
         bool is_null = false;
@@ -224,12 +228,12 @@ char* epoch_of(Oid relation) {
     };
     ScanKeyData key;
     ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relation));
-    if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read)) return result;
+    if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read, snapshot)) return result;
     if (get_rel_relispartition(relation)) {
         List* ancestors = get_partition_ancestors(relation);
         if (ancestors != NIL) {
             ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(llast_oid(ancestors)));
-            if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read)) return result;
+            if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read, snapshot)) return result;
         }
     }
     return nullptr;
@@ -269,24 +273,90 @@ int compare_oids(const void* a, const void* b) {
     return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-// The relations a plan reads (not views: their tables are in the range table too); false if one
-// of them has no epoch, or the plan reads anything the key cannot describe (a Citus partials scan,
-// whose tables are not in this plan).
-bool statement_epochs(const PlannedStmt* statement, char** epochs, bool* row_security) {
-    const int count = list_length(statement->rtable);
-    Oid* relations = static_cast<Oid*>(palloc(sizeof(Oid) * (count + 1)));
-    int n = 0;
+// Every relation entry of a query tree (all levels): a Citus release's partials query.
+bool collect_relations(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, RangeTblEntry)) {
+        auto* entry = castNode(RangeTblEntry, node);
+        if (entry->rtekind == RTE_RELATION)
+            *static_cast<List**>(context) = lappend(*static_cast<List**>(context), entry);
+        return false;
+    }
+    if (IsA(node, Query)) {
+        return query_tree_walker(
+            castNode(Query, node),
+            reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_relations)), context,
+            QTW_EXAMINE_RTES_BEFORE);
+    }
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_relations)), context);
+}
+
+// What a plan reads: its range table's relations and, for a release over Citus tables, those of
+// its partials queries (which the coordinator's plan does not list).
+struct PlanReads {
+    List* entries;           // RangeTblEntry* with rtekind RTE_RELATION
+    List* partials_entries;  // those of partials queries (their permissions are checked on a hit)
+};
+
+// The partials scans of a plan (the flattened range table keeps no function expressions).
+void collect_partials(const Plan* plan, List** calls) {
+    if (plan == nullptr) return;
+    check_stack_depth();
+    if (IsA(plan, FunctionScan)) {
+        ListCell* cell;
+        foreach (cell, castNode(FunctionScan, plan)->functions) {
+            Node* call = lfirst_node(RangeTblFunction, cell)->funcexpr;
+            if (is_distributed_partials_call(call)) *calls = lappend(*calls, call);
+        }
+    }
+    ListCell* cell;
+    if (IsA(plan, Append)) {
+        foreach (cell, castNode(Append, plan)->appendplans)
+            collect_partials(static_cast<Plan*>(lfirst(cell)), calls);
+    } else if (IsA(plan, MergeAppend)) {
+        foreach (cell, castNode(MergeAppend, plan)->mergeplans)
+            collect_partials(static_cast<Plan*>(lfirst(cell)), calls);
+    } else if (IsA(plan, SubqueryScan)) {
+        collect_partials(castNode(SubqueryScan, plan)->subplan, calls);
+    }
+    collect_partials(plan->lefttree, calls);
+    collect_partials(plan->righttree, calls);
+}
+
+PlanReads plan_reads(const PlannedStmt* statement) {
+    PlanReads reads{NIL, NIL};
     ListCell* cell;
     foreach (cell, statement->rtable) {
+        auto* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind == RTE_RELATION) reads.entries = lappend(reads.entries, entry);
+    }
+    List* calls = NIL;
+    collect_partials(statement->planTree, &calls);
+    foreach (cell, statement->subplans) collect_partials(static_cast<Plan*>(lfirst(cell)), &calls);
+    foreach (cell, calls) {
+        Query* partials = distributed_partials_query(castNode(FuncExpr, lfirst(cell)));
+        (void)collect_relations((Node*)partials, &reads.partials_entries);
+    }
+    reads.entries = list_concat(reads.entries, reads.partials_entries);
+    return reads;
+}
+
+// The epochs of the relations a plan reads (not views: their tables are read too); false if one
+// of them has no epoch. *views: whether it reads a view.
+bool statement_epochs(const PlanReads& reads, Snapshot snapshot, char** epochs, bool* row_security,
+                      bool* views) {
+    const int count = list_length(reads.entries);
+    Oid* relations = static_cast<Oid*>(palloc(sizeof(Oid) * (count + 1)));
+    int n = 0;
+    *views = false;
+    ListCell* cell;
+    foreach (cell, reads.entries) {
         const auto* entry = lfirst_node(RangeTblEntry, cell);
-        if (entry->rtekind == RTE_FUNCTION) {
-            ListCell* function;
-            foreach (function, entry->functions) {
-                if (is_distributed_partials_call(lfirst_node(RangeTblFunction, function)->funcexpr))
-                    return false;
-            }
+        if (entry->relkind == RELKIND_VIEW) {
+            *views = true;
+            continue;
         }
-        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW) continue;
         relations[n++] = entry->relid;
     }
     qsort(relations, n, sizeof(Oid), compare_oids);
@@ -295,7 +365,7 @@ bool statement_epochs(const PlannedStmt* statement, char** epochs, bool* row_sec
     *row_security = false;
     for (int i = 0; i < n; ++i) {
         if (i > 0 && relations[i] == relations[i - 1]) continue;
-        char* epoch = epoch_of(relations[i]);
+        char* epoch = epoch_of(relations[i], snapshot);
         if (epoch == nullptr) return false;
         appendStringInfo(&text, "%s%u:%s", text.len > 0 ? "," : "", relations[i], epoch);
         if (has_row_security(relations[i])) *row_security = true;
@@ -304,7 +374,7 @@ bool statement_epochs(const PlannedStmt* statement, char** epochs, bool* row_sec
     return n > 0;
 }
 
-void add_parameters(pg_cryptohash_ctx* hash, ParamListInfo params) {
+bool add_parameters(pg_cryptohash_ctx* hash, ParamListInfo params) {
     const int count = params != nullptr ? params->numParams : 0;
     add_bytes(hash, &count, sizeof(count));
     for (int i = 0; i < count; ++i) {
@@ -316,6 +386,11 @@ void add_parameters(pg_cryptohash_ctx* hash, ParamListInfo params) {
         const char null_flag = parameter->isnull ? 1 : 0;
         add_bytes(hash, &null_flag, 1);
         if (parameter->isnull || !OidIsValid(parameter->ptype)) continue;
+        HeapTuple type = SearchSysCache1(TYPEOID, ObjectIdGetDatum(parameter->ptype));
+        const bool sendable =
+            HeapTupleIsValid(type) && OidIsValid(reinterpret_cast<Form_pg_type>(GETSTRUCT(type))->typsend);
+        if (HeapTupleIsValid(type)) ReleaseSysCache(type);
+        if (!sendable) return false;  // no binary form to key on: not cached
         Oid send = InvalidOid;
         bool varlena = false;
         getTypeBinaryOutputInfo(parameter->ptype, &send, &varlena);
@@ -324,6 +399,7 @@ void add_parameters(pg_cryptohash_ctx* hash, ParamListInfo params) {
         add_bytes(hash, &length, sizeof(length));
         add_bytes(hash, VARDATA(bytes), length);
     }
+    return true;
 }
 
 // Settings that can change what a statement computes from the same tree (date and time
@@ -339,15 +415,6 @@ void add_settings(pg_cryptohash_ctx* hash) {
     }
 }
 
-bool reads_views(const PlannedStmt* statement) {
-    ListCell* cell;
-    foreach (cell, statement->rtable) {
-        const auto* entry = lfirst_node(RangeTblEntry, cell);
-        if (entry->rtekind == RTE_RELATION && entry->relkind == RELKIND_VIEW) return true;
-    }
-    return false;
-}
-
 bool shareable_plan(const PlannedStmt* statement) {
     ListCell* cell;
     foreach (cell, statement->invalItems) {
@@ -358,17 +425,27 @@ bool shareable_plan(const PlannedStmt* statement) {
 
 bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKey* key) {
     bool row_security = false;
-    if (!statement_epochs(query->plannedstmt, &key->epochs, &row_security)) return false;
+    bool views = false;
+    const PlanReads reads = plan_reads(query->plannedstmt);
+    if (!statement_epochs(reads, query->snapshot, &key->epochs, &row_security, &views)) return false;
+    // A Citus release's tables are not in the coordinator's plan, so PostgreSQL's permission
+    // check did not see them: checked here as the release's own start would (before any answer).
+    if (reads.partials_entries != NIL) {
+        (void)ExecCheckRTPerms(reads.partials_entries, true);
+        refuse_citus_reads_as_another_role(reads.partials_entries);
+    }
     // Roles of one cache group share answers only for statements whose rows cannot depend on who
     // runs them: no row security, no views (a view reads its tables with its owner's rights and
     // may filter on the user), only built-in immutable functions and nothing asking who runs it.
-    const bool shareable =
-        !row_security && shareable_plan(query->plannedstmt) && !reads_views(query->plannedstmt);
+    const bool shareable = !row_security && shareable_plan(query->plannedstmt) && !views;
     char* group = shareable ? cache_group_of(GetSessionUserId()) : nullptr;
     key->scope = group != nullptr ? psprintf("group:%s", group) : psprintf("role:%u", GetSessionUserId());
     pg_cryptohash_ctx* hash = begin_sha256();
     add_bytes(hash, fingerprint.bytes, sizeof(fingerprint.bytes));
-    add_parameters(hash, query->params);
+    if (!add_parameters(hash, query->params)) {
+        pg_cryptohash_free(hash);
+        return false;
+    }
     add_settings(hash);
     add_bytes(hash, key->epochs, std::strlen(key->epochs));
     end_sha256(hash, key->key);
@@ -391,6 +468,7 @@ struct CacheExecution {
     Datum* cells;
     bool* cell_nulls;
     int position;
+    int running_depth;  // running statements when it was answered (release_trust.hpp)
     // Storing: the cells copied from the run.
     List* copied;  // bytea* or nullptr per cell, row-major
     int copied_rows;
@@ -470,6 +548,7 @@ bool load_answer(QueryDesc* query, const CacheKey& key) {
         if (DatumGetObjectId(type_values[i]) != TupleDescAttr(result, i)->atttypid) return false;
     }
     CacheExecution* execution = new_execution(query, Mode::Serving, key);
+    execution->running_depth = running_depth();
     MemoryContext old = MemoryContextSwitchTo(context);
     int cell_count = 0;
     deconstruct_array(cells, BYTEAOID, -1, false, TYPALIGN_INT, &execution->cells, &execution->cell_nulls,
@@ -785,13 +864,15 @@ bool answer_from_release_cache(QueryDesc* query) {
     // An answer is given where a release could be made: not to code of a role the session user
     // does not trust (which could otherwise read the session user's cached releases), not in
     // maintenance operations; refused as the release itself would be.
-    require_release_context("a pgdp release", query->plannedstmt);
-    refuse_kept_answers(query->plannedstmt, "a pgdp release");
+    authorize_answer(query);
     if (load_answer(query, key)) return latest_answer_cached = true;
     if (!may_store()) return false;
     // First request of this key: wait for a concurrent one to finish, then look again.
+    // Per scope: roles of other scopes have nothing to share and must not wait for each other.
     int32 lock_word = 0;
     std::memcpy(&lock_word, key.key, sizeof(lock_word));
+    lock_word ^= static_cast<int32>(hash_bytes(reinterpret_cast<const unsigned char*>(key.scope),
+                                               static_cast<int>(std::strlen(key.scope))));
     DirectFunctionCall2(pg_advisory_xact_lock_int4, Int32GetDatum(kLockSpace), Int32GetDatum(lock_word));
     if (load_answer(query, key)) return latest_answer_cached = true;
     (void)new_execution(query, Mode::Storing, key);
@@ -801,6 +882,15 @@ bool answer_from_release_cache(QueryDesc* query) {
 bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count) {
     CacheExecution* execution = execution_of(query->estate);
     if (execution == nullptr || execution->mode != Mode::Serving) return false;
+    // Every run, like every run of a charged execution: nothing that became active since (another
+    // role's code fetching a cursor) is given the answer.
+    require_release_context_since(execution->running_depth, query->plannedstmt);
+    query->estate->es_processed = 0;
+    if (ScanDirectionIsNoMovement(direction)) {  // FETCH 0: no row
+        query->dest->rStartup(query->dest, query->operation, query->tupDesc);
+        query->dest->rShutdown(query->dest);
+        return true;
+    }
     if (ScanDirectionIsBackward(direction)) {
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("a release answered from the release cache cannot be fetched backwards"),
@@ -848,15 +938,16 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
     destination->rShutdown(destination);
     ExecDropSingleTupleTableSlot(slot);
     MemoryContextDelete(row_context);
-    query->estate->es_processed += sent;
+    query->estate->es_processed = sent;
     return true;
 }
 
-void copy_rows_for_release_cache(QueryDesc* query, uint64 count) {
+void copy_rows_for_release_cache(QueryDesc* query, ScanDirection direction, uint64 count) {
     CacheExecution* execution = execution_of(query->estate);
     if (execution == nullptr || execution->mode != Mode::Storing) return;
+    if (ScanDirectionIsNoMovement(direction)) return;  // FETCH 0 runs nothing
     // Only a run to completion in one call is stored (a cursor fetched in parts is not).
-    if (count != 0 || execution->copied_rows > 0) {
+    if (count != 0 || !ScanDirectionIsForward(direction) || execution->copied_rows > 0) {
         execution->mode = Mode::Abandoned;
         return;
     }

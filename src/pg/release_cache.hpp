@@ -45,7 +45,7 @@ bool answer_from_release_cache(QueryDesc* query);
 // ExecutorRun: true if the run was answered from the cache (the plan is not run). Otherwise,
 // for an execution to store, the rows sent are copied on their way to the destination.
 bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
-void copy_rows_for_release_cache(QueryDesc* query, uint64 count);
+void copy_rows_for_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
 void restore_destination(QueryDesc* query);
 
 }  // namespace pgdp::pg

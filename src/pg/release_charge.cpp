@@ -639,6 +639,20 @@ void refuse_stored_results(const PlannedStmt* statement, const char* aggregate) 
     }
 }
 
+// A plan made from a person-level rewrite reads protected relations only through the units'
+// level (person_level.hpp); nor may a release run inside a running statement that reads one (a
+// function given protected rows as arguments by the query that read them).
+void refuse_protected_reads(QueryDesc* query) {
+    const ProtectionCatalog protections = read_protection_catalog(query->snapshot);
+    if (!is_person_level_plan(query->plannedstmt, protections))
+        refuse_releases_over_protected_relations(query->plannedstmt, protections);
+    for (int i = 0; i < running_depth(); ++i) {
+        const PlannedStmt* running = running_statement(i);
+        if (running != nullptr && running != query->plannedstmt)
+            refuse_releases_over_protected_relations(running, protections);
+    }
+}
+
 // Refusals decided by the plan alone, before any parameter is evaluated or row read.
 void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) {
     const char* first_release = nullptr;
@@ -653,20 +667,9 @@ void authorize_releases(QueryDesc* query, const SiteList& list, bool in_worker) 
     require_release_context(first_release != nullptr ? first_release : list.sites[0].identity.name,
                             query->plannedstmt);
     check_executable(list);
-    if (first_release != nullptr) refuse_stored_results(query->plannedstmt, first_release);
     if (first_release != nullptr) {
-        // A plan made from a person-level rewrite reads protected relations only through the
-        // units' level (person_level.hpp).
-        const ProtectionCatalog protections = read_protection_catalog(query->snapshot);
-        if (!is_person_level_plan(query->plannedstmt, protections))
-            refuse_releases_over_protected_relations(query->plannedstmt, protections);
-        // Nor inside a running statement that reads one (a function given protected rows as
-        // arguments by the query that read them).
-        for (int i = 0; i < running_depth(); ++i) {
-            const PlannedStmt* running = running_statement(i);
-            if (running != nullptr && running != query->plannedstmt)
-                refuse_releases_over_protected_relations(running, protections);
-        }
+        refuse_stored_results(query->plannedstmt, first_release);
+        refuse_protected_reads(query);
     }
 }
 
@@ -903,7 +906,7 @@ void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 coun
         if (charged) require_release_context_since(execution->running_depth, execution->statement);
         break;
     }
-    copy_rows_for_release_cache(query, count);
+    copy_rows_for_release_cache(query, direction, count);
     if (previous_executor_run != nullptr) {
         previous_executor_run(query, direction, count, execute_once);
     } else {
@@ -982,8 +985,12 @@ void require_release_still_allowed(FunctionCallInfo fcinfo) {
     }
 }
 
-void refuse_kept_answers(const PlannedStmt* statement, const char* aggregate) {
-    refuse_stored_results(statement, aggregate);
+void authorize_answer(QueryDesc* query) {
+    const char* release = "a pgdp release";
+    refuse_in_citus_backend(release);
+    require_release_context(release, query->plannedstmt);
+    refuse_stored_results(query->plannedstmt, release);
+    refuse_protected_reads(query);
 }
 
 const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call) {

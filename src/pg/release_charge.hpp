@@ -16,9 +16,11 @@ void install_charge_hook();
 // True if the plan (subplans included) computes a pgdp aggregate.
 bool plan_makes_releases(PlannedStmt* statement);
 
-// ereports (0A000) if the statement runs in a portal that keeps its rows beyond the transaction
-// or stores them all at once (WITH HOLD, RETURNING): releases, cached or not, are not given there.
-void refuse_kept_answers(const PlannedStmt* statement, const char* aggregate);
+// The refusals of a release that the plan alone decides, for an answer from the release cache:
+// it is given only where the release itself could be made (not to another role's code, not in a
+// Citus-internal connection, not into WITH HOLD or RETURNING portals, not over protected
+// relations outside a person-level plan or inside a statement reading them).
+void authorize_answer(QueryDesc* query);
 
 // The ledger's charge id of this backend's latest charge (0 if none).
 int64 latest_charge_id();

@@ -364,6 +364,28 @@ for my $form (@forms)
 }
 
 # ---------------------------------------------------------------------------------------------
+# 6. The release cache (issue 13) on Citus: a repeated release over distributed tables with data
+#    epochs is answered on the coordinator without a charge and without running the partials; the
+#    distributed tables' permissions are still checked; a new epoch is a new release.
+{
+	$cluster->sql('coordinator',
+		q{SELECT (pgdp.set_refresh_policy('sales')).epoch; SELECT (pgdp.set_refresh_policy('regions')).epoch;});
+	my $panel = q{SELECT r.name, dp_count_ci(1.0, 0, 'laplace', 0.05) FROM sales s JOIN regions r USING (region)
+		GROUP BY r.name ORDER BY r.name};
+	my $first = charged_once($panel, 1, 'a Citus panel with data epochs, first run');
+	my $second = charged_once($panel, 0, 'the same panel again');
+	is($second =~ s/,t\)/,f)/gr, $first, 'the repeat is the stored answer (dp_release marked from_cache)');
+	like($second, qr/,t\)/, 'from_cache is true in the repeated dp_release values');
+	$cluster->sql('coordinator', 'REVOKE SELECT ON sales FROM analyst');
+	refused_uncharged('analyst', 'coordinator', $panel, '42501',
+		'the cached Citus panel after SELECT on the distributed table was revoked');
+	$cluster->sql('coordinator', 'GRANT SELECT ON sales TO analyst');
+	$cluster->sql('coordinator', q{SELECT pgdp.refresh('sales')});
+	my $third = charged_once($panel, 1, 'after pgdp.refresh: a new release');
+	isnt($third, $first, 'a new epoch: new noise');
+}
+
+# ---------------------------------------------------------------------------------------------
 # 5. A worker queried directly is a node with its own ledger.
 {
 	my %before = $cluster->release_counts;
