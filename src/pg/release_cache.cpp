@@ -30,6 +30,7 @@ extern "C" {
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -762,16 +763,32 @@ void cache_executor_end(QueryDesc* query) {
 
 // pgdp's own dp_release (the type of the extension's schema; another type of that name is not
 // it), which has from_cache as its 9th field since 0.8: true in answers from the cache.
+// The verdict for the type last asked about (the hit path asks per column and hit; the catalog
+// lookups behind it are for a changed type only). Reset by any pg_type change.
+Oid known_type = InvalidOid;
+bool known_verdict = false;
+void forget_known_type(Datum, int, uint32) { known_type = InvalidOid; }
+
 bool is_release_report(Oid type) {
+    static bool callback_registered = false;
+    if (!callback_registered) {
+        CacheRegisterSyscacheCallback(TYPEOID, forget_known_type, 0);
+        callback_registered = true;
+    }
+    if (OidIsValid(known_type) && type == known_type) return known_verdict;
     if (get_typtype(type) != TYPTYPE_COMPOSITE) return false;
-    const Oid extension = get_extension_oid("pgdp", true);
-    if (!OidIsValid(extension) || getExtensionOfObject(TypeRelationId, type) != extension) return false;
     const char* name = get_typ_typrelid(type) != InvalidOid ? get_rel_name(get_typ_typrelid(type)) : nullptr;
     if (name == nullptr || std::strcmp(name, "dp_release") != 0) return false;
-    TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
-    const bool report = descriptor->natts == 9 && TupleDescAttr(descriptor, 8)->atttypid == BOOLOID &&
-                        std::strcmp(NameStr(TupleDescAttr(descriptor, 8)->attname), "from_cache") == 0;
-    ReleaseTupleDesc(descriptor);
+    const Oid extension = get_extension_oid("pgdp", true);
+    bool report = OidIsValid(extension) && getExtensionOfObject(TypeRelationId, type) == extension;
+    if (report) {
+        TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
+        report = descriptor->natts == 9 && TupleDescAttr(descriptor, 8)->atttypid == BOOLOID &&
+                 std::strcmp(NameStr(TupleDescAttr(descriptor, 8)->attname), "from_cache") == 0;
+        ReleaseTupleDesc(descriptor);
+    }
+    known_type = type;
+    known_verdict = report;
     return report;
 }
 
