@@ -30,6 +30,7 @@ extern "C" {
 
 #include "pg/aggregate_call.hpp"
 #include "pg/protected_relations.hpp"
+#include "pg/query_trees.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -37,17 +38,6 @@ namespace {
 // The parse location of the pgdp.distributed_partials call the rewrite writes: the parser never
 // writes a location below -1 and stored rules read back -1.
 constexpr int kPartialsCallLocation = -2;
-
-using WalkerFn = bool (*)();
-template <typename F>
-WalkerFn walker_cast(F f) {
-    return reinterpret_cast<WalkerFn>(reinterpret_cast<void (*)()>(f));
-}
-using MutatorFn = Node* (*)();
-template <typename F>
-MutatorFn mutator_cast(F f) {
-    return reinterpret_cast<MutatorFn>(reinterpret_cast<void (*)()>(f));
-}
 
 [[noreturn]] void refuse(const char* what, const char* hint) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -125,47 +115,9 @@ bool refers_outside(Node* node, void* context) {
 
 // ---- pgdp's functions -----------------------------------------------------------------------
 
-// A function of the pgdp extension by name and argument types (a function of that name in a
-// schema someone else made must not compute the totals).
-Oid pgdp_function(const char* name, int nargs, const Oid* types) {
-    const Oid function = LookupFuncName(list_make2(makeString(pstrdup("pgdp")), makeString(pstrdup(name))),
-                                        nargs, types, true);
-    if (!OidIsValid(function) ||
-        getExtensionOfObject(ProcedureRelationId, function) != get_extension_oid("pgdp", true)) {
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("pgdp.%s of the pgdp extension is missing", name),
-                        errhint("ALTER EXTENSION pgdp UPDATE to 0.8 or later, on every Citus node.")));
-    }
-    return function;
-}
-
 Oid partials_function() {
     const Oid argument = TEXTOID;
-    return pgdp_function("distributed_partials", 1, &argument);
-}
-
-// A built-in aggregate call: sum(bigint) -> numeric, count(any) or count(*) -> bigint.
-Aggref* builtin_aggregate(Oid function, Oid result, Expr* argument, Expr* filter) {
-    auto* aggref = makeNode(Aggref);
-    aggref->aggfnoid = function;
-    aggref->aggtype = result;
-    aggref->aggcollid = InvalidOid;
-    aggref->inputcollid = argument != nullptr ? exprCollation((Node*)argument) : InvalidOid;
-    aggref->aggtranstype = InvalidOid;
-    if (argument != nullptr) {
-        aggref->aggargtypes = list_make1_oid(exprType((Node*)argument));
-        aggref->args = list_make1(makeTargetEntry(argument, 1, nullptr, false));
-    } else {
-        aggref->aggstar = true;
-    }
-    aggref->aggfilter = filter;
-    aggref->aggkind = AGGKIND_NORMAL;
-    aggref->agglevelsup = 0;
-    aggref->aggsplit = AGGSPLIT_SIMPLE;
-    aggref->aggno = -1;
-    aggref->aggtransno = -1;
-    aggref->location = -1;
-    return aggref;
+    return pgdp_extension_function("distributed_partials", 1, &argument, "0.8");
 }
 
 // ---- the rewrite of one level ---------------------------------------------------------------
@@ -223,7 +175,7 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
             coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
                                   COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
         const Oid types[3] = {numeric_value, FLOAT8OID, FLOAT8OID};
-        Expr* units = (Expr*)makeFuncExpr(pgdp_function("clamped_units", 3, types), INT8OID,
+        Expr* units = (Expr*)makeFuncExpr(pgdp_extension_function("clamped_units", 3, types, "0.8"), INT8OID,
                                           list_make3(as_number, copyObjectImpl(lower), copyObjectImpl(upper)),
                                           InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
         units_total = (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
@@ -316,30 +268,10 @@ void check_level_shape(const Query* level) {
 void refuse_protected(Query* level) {
     const ProtectionCatalog protections = read_protection_catalog(nullptr);
     if (protections.count == 0) return;
-    List* relations = NIL;
-    struct Collector {
-        static bool walk(Node* node, void* context) {
-            if (node == nullptr) return false;
-            if (IsA(node, RangeTblEntry)) {
-                const auto* entry = castNode(RangeTblEntry, node);
-                if (entry->rtekind == RTE_RELATION) {
-                    auto** list = static_cast<List**>(context);
-                    *list = lappend_oid(*list, entry->relid);
-                }
-                return false;
-            }
-            if (IsA(node, Query)) {
-                return query_tree_walker(castNode(Query, node), walker_cast(walk), context,
-                                         QTW_EXAMINE_RTES_BEFORE);
-            }
-            return expression_tree_walker(node, walker_cast(walk), context);
-        }
-    };
-    Collector::walk((Node*)level, &relations);
     ListCell* cell;
-    foreach (cell, relations) {
+    foreach (cell, relation_entries((Node*)level)) {
         Protection protection;
-        if (find_protection(protections, lfirst_oid(cell), &protection)) {
+        if (find_protection(protections, lfirst_node(RangeTblEntry, cell)->relid, &protection)) {
             refuse("protected relations (person-level releases)",
                    "Person-level releases run on a single node for now; see the README's Citus limits.");
         }

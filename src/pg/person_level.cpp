@@ -42,18 +42,13 @@ extern "C" {
 #include "pg/release_trust.hpp"
 #include "pg/strong_random.hpp"
 #include "pg/protected_relations.hpp"
+#include "pg/query_trees.hpp"
 
 namespace pgdp::pg {
 namespace {
 
 // The protections read once for the rewrite of one query (rewrite_person_level_releases).
 const ProtectionCatalog* catalog = nullptr;
-
-using WalkerFn = bool (*)();
-template <typename F>
-WalkerFn walker_cast(F f) {
-    return reinterpret_cast<WalkerFn>(reinterpret_cast<void (*)()>(f));
-}
 
 // ---- what a query level reads ---------------------------------------------------------------
 
@@ -290,18 +285,7 @@ Expr* operator_clause(const char* name, Oid type, Expr* left, Expr* right) {
 }
 
 // pgdp.bounding_rank(): a uniform 64-bit rank per row from the release CSPRNG (see below).
-Oid bounding_rank_function() {
-    const Oid function = LookupFuncName(
-        list_make2(makeString(pstrdup("pgdp")), makeString(pstrdup("bounding_rank"))), 0, nullptr, true);
-    // Only pgdp's own function (a pgdp schema made by someone else must not supply the ranks).
-    if (!OidIsValid(function) ||
-        getExtensionOfObject(ProcedureRelationId, function) != get_extension_oid("pgdp", true)) {
-        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-                        errmsg("pgdp.bounding_rank() of the pgdp extension is missing"),
-                        errhint("ALTER EXTENSION pgdp UPDATE to 0.7 or later.")));
-    }
-    return function;
-}
+Oid bounding_rank_function() { return pgdp_extension_function("bounding_rank", 0, nullptr, "0.7"); }
 
 // ---- the rewrite ----------------------------------------------------------------------------
 
@@ -320,21 +304,7 @@ Aggref* unit_partial(const Aggref* call, AggregateKind kind, bool dp_only) {
     // pg_catalog's own aggregates, whatever the search_path: the partial must be built-in code.
     const Oid function = LookupFuncName(
         list_make2(makeString(pstrdup("pg_catalog")), makeString(pstrdup(name))), 1, &value_type, false);
-    auto* partial = makeNode(Aggref);
-    partial->aggfnoid = function;
-    partial->aggtype = get_func_rettype(function);
-    partial->aggcollid = InvalidOid;
-    partial->inputcollid = exprCollation((Node*)value);
-    partial->aggtranstype = InvalidOid;
-    partial->aggargtypes = list_make1_oid(value_type);
-    partial->args = list_make1(makeTargetEntry((Expr*)copyObjectImpl(value), 1, nullptr, false));
-    partial->aggkind = AGGKIND_NORMAL;
-    partial->agglevelsup = 0;
-    partial->aggsplit = AGGSPLIT_SIMPLE;
-    partial->aggno = -1;
-    partial->aggtransno = -1;
-    partial->location = -1;
-    return partial;
+    return builtin_aggregate(function, get_func_rettype(function), (Expr*)copyObjectImpl(value), nullptr);
 }
 
 // The call over the unit partial: the same aggregate (by name) for the partial's type, cast back

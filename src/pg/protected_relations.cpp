@@ -91,21 +91,32 @@ Oid protected_self_or_ancestor(Oid relation, const OidSet& set) {
 
 }  // namespace
 
-bool begin_catalog_scan(const char* table, Snapshot query_snapshot, CatalogScan* scan) {
+bool begin_catalog_lookup(const char* table, const char* index, int nkeys, ScanKey keys,
+                          Snapshot query_snapshot, Snapshot exact_snapshot, CatalogScan* scan) {
     *scan = CatalogScan{};
     const Oid schema = get_namespace_oid("pgdp", true);
     const Oid catalog = OidIsValid(schema) ? get_relname_relid(table, schema) : InvalidOid;
-    if (!OidIsValid(catalog)) return false;  // before 0.6 (or 0.7): no such table
-    // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
-    // function planning a query in a worker) the active one.
-    scan->fresh = !IsInParallelMode();
-    if (!scan->fresh && query_snapshot == nullptr && ActiveSnapshotSet())
-        query_snapshot = GetActiveSnapshot();
-    if (!scan->fresh && query_snapshot == nullptr) return false;  // nothing to read it with
-    scan->snapshot = scan->fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
+    if (!OidIsValid(catalog)) return false;  // before 0.6 (or 0.7, 0.8): no such table
+    const Oid index_id = index != nullptr ? get_relname_relid(index, schema) : InvalidOid;
+    if (index != nullptr && !OidIsValid(index_id)) return false;
+    if (exact_snapshot != nullptr) {
+        scan->snapshot = exact_snapshot;
+    } else {
+        // In a parallel operation no new snapshot can be taken: the query's, or at plan time (a
+        // function planning a query in a worker) the active one.
+        scan->fresh = !IsInParallelMode();
+        if (!scan->fresh && query_snapshot == nullptr && ActiveSnapshotSet())
+            query_snapshot = GetActiveSnapshot();
+        if (!scan->fresh && query_snapshot == nullptr) return false;  // nothing to read it with
+        scan->snapshot = scan->fresh ? RegisterSnapshot(GetLatestSnapshot()) : query_snapshot;
+    }
     scan->table = table_open(catalog, AccessShareLock);
-    scan->scan = systable_beginscan(scan->table, InvalidOid, false, scan->snapshot, 0, nullptr);
+    scan->scan = systable_beginscan(scan->table, index_id, OidIsValid(index_id), scan->snapshot, nkeys, keys);
     return true;
+}
+
+bool begin_catalog_scan(const char* table, Snapshot query_snapshot, CatalogScan* scan) {
+    return begin_catalog_lookup(table, nullptr, 0, nullptr, query_snapshot, nullptr, scan);
 }
 
 HeapTuple next_catalog_row(CatalogScan* scan) { return systable_getnext(scan->scan); }

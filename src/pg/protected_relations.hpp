@@ -29,6 +29,10 @@ struct CatalogScan {
 // False, with nothing opened, if the table does not exist (an older extension version) or no
 // snapshot can be had: callers treat that as an empty catalog (and refuse what they must).
 bool begin_catalog_scan(const char* table, Snapshot query_snapshot, CatalogScan* scan);
+// The same through the table's index `index` (pgdp.<index>) with nkeys equality keys; with
+// `exact_snapshot` that snapshot whatever the mode (e.g. the statement's), else as above.
+bool begin_catalog_lookup(const char* table, const char* index, int nkeys, ScanKey keys,
+                          Snapshot query_snapshot, Snapshot exact_snapshot, CatalogScan* scan);
 HeapTuple next_catalog_row(CatalogScan* scan);
 // Column `column` (1-based) of a row; NULL for a column the installed version does not have.
 Datum catalog_column(const CatalogScan& scan, HeapTuple row, int column, bool* is_null);

@@ -44,6 +44,8 @@ extern "C" {
 
 #include "pg/aggregate_call.hpp"
 #include "pg/distributed_release.hpp"
+#include "pg/protected_relations.hpp"
+#include "pg/query_trees.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
@@ -157,9 +159,7 @@ bool calls_of(Node* node, void* context) {
     if (node == nullptr) return false;
     auto* calls = static_cast<StatementCalls*>(context);
     if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node),
-                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(calls_of)),
-                                 context, 0);
+        return query_tree_walker(castNode(Query, node), walker_cast(calls_of), context, 0);
     }
     if (IsA(node, SQLValueFunction)) {
         switch (castNode(SQLValueFunction, node)->op) {
@@ -176,8 +176,7 @@ bool calls_of(Node* node, void* context) {
     if (IsA(node, Aggref)) (void)note_function(castNode(Aggref, node)->aggfnoid, context);
     if (IsA(node, WindowFunc)) (void)note_function(castNode(WindowFunc, node)->winfnoid, context);
     (void)check_functions_in_node(node, note_function, context);
-    return expression_tree_walker(node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(calls_of)),
-                                  context);
+    return expression_tree_walker(node, walker_cast(calls_of), context);
 }
 
 // ---- catalog reads --------------------------------------------------------------------------
@@ -187,24 +186,18 @@ Oid pgdp_relation(const char* name) {
     return OidIsValid(schema) ? get_relname_relid(name, schema) : InvalidOid;
 }
 
-// One row of a pgdp table by its primary key index (keys: 1 or 2 equality conditions), read
-// with the latest snapshot; calls `read` with the row while the scan is open. False if none.
+// One row of a pgdp table by its primary key index (1 or 2 equality keys), read with the latest
+// snapshot or `given` (the shared catalog reader, protected_relations.hpp); calls `read` with the
+// row while the scan is open. False if none.
 template <typename Read>
 bool read_by_key(const char* table, const char* index, int nkeys, ScanKeyData* keys, Read&& read,
                  Snapshot given = nullptr) {
-    const Oid relation_id = pgdp_relation(table);
-    const Oid index_id = pgdp_relation(index);
-    if (!OidIsValid(relation_id) || !OidIsValid(index_id)) return false;
-    Relation relation = table_open(relation_id, AccessShareLock);
-    // The latest snapshot unless given one (epochs are read as of the statement's data).
-    Snapshot snapshot = RegisterSnapshot(given != nullptr ? given : GetLatestSnapshot());
-    SysScanDesc scan = systable_beginscan(relation, index_id, true, snapshot, nkeys, keys);
-    HeapTuple row = systable_getnext(scan);
+    CatalogScan scan;
+    if (!begin_catalog_lookup(table, index, nkeys, keys, nullptr, given, &scan)) return false;
+    HeapTuple row = next_catalog_row(&scan);
     const bool found = HeapTupleIsValid(row);
-    if (found) read(RelationGetDescr(relation), row);
-    systable_endscan(scan);
-    UnregisterSnapshot(snapshot);
-    table_close(relation, AccessShareLock);
+    if (found) read(RelationGetDescr(scan.table), row);
+    end_catalog_scan(&scan);
     return found;
 }
 
@@ -274,25 +267,6 @@ int compare_oids(const void* a, const void* b) {
     return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-// Every relation entry of a query tree (all levels): a Citus release's partials query.
-bool collect_relations(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, RangeTblEntry)) {
-        auto* entry = castNode(RangeTblEntry, node);
-        if (entry->rtekind == RTE_RELATION)
-            *static_cast<List**>(context) = lappend(*static_cast<List**>(context), entry);
-        return false;
-    }
-    if (IsA(node, Query)) {
-        return query_tree_walker(
-            castNode(Query, node),
-            reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_relations)), context,
-            QTW_EXAMINE_RTES_BEFORE);
-    }
-    return expression_tree_walker(
-        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(collect_relations)), context);
-}
-
 // What a plan reads: its range table's relations and, for a release over Citus tables, those of
 // its partials queries (which the coordinator's plan does not list).
 struct PlanReads {
@@ -337,7 +311,7 @@ PlanReads plan_reads(const PlannedStmt* statement) {
     foreach (cell, statement->subplans) collect_partials(static_cast<Plan*>(lfirst(cell)), &calls);
     foreach (cell, calls) {
         Query* partials = distributed_partials_query(castNode(FuncExpr, lfirst(cell)));
-        (void)collect_relations((Node*)partials, &reads.partials_entries);
+        reads.partials_entries = list_concat(reads.partials_entries, relation_entries((Node*)partials));
     }
     reads.entries = list_concat(reads.entries, reads.partials_entries);
     return reads;
