@@ -241,6 +241,59 @@ SELECT pgdp.answered_from_cache() AS fake_answered;
 RESET search_path;
 RESET SESSION AUTHORIZATION;
 
+-- ---------------------------------------------------------------------------------------------
+-- Lead's attempts after the round.
+-- Fresh noise on the same data by advancing the epoch without changing anything: eve may write
+-- to an on_change table (an UPDATE that changes no value, or a row inserted and deleted); each new
+-- epoch is a new release, charged: averaging costs what it costs without the cache.
+CREATE TABLE atk_log (id int, v int);
+INSERT INTO atk_log SELECT g, g % 7 FROM generate_series(1, 500) g;
+GRANT SELECT, UPDATE, INSERT, DELETE ON atk_log TO atk_eve;
+SELECT relation, policy FROM pgdp.set_refresh_policy('atk_log', 'on_change');
+SELECT count(*) AS eve_before FROM pgdp.ledger WHERE role = 'atk_eve'::regrole \gset
+SET SESSION AUTHORIZATION atk_eve;
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
+UPDATE atk_log SET v = v WHERE false;
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
+INSERT INTO atk_log VALUES (0, 0);
+DELETE FROM atk_log WHERE id = 0;
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
+RESET SESSION AUTHORIZATION;
+-- Epochs: 1, then 2 (the empty UPDATE), 4 (INSERT, DELETE): three releases, three charges.
+SELECT epoch FROM pgdp.data_epochs WHERE relation = 'atk_log'::regclass;
+SELECT count(*) - :eve_before AS eve_charged_for_three_epochs FROM pgdp.ledger WHERE role = 'atk_eve'::regrole;
+
+-- A parallel plan (parallel workers compute the partial aggregates): stored by the leader once,
+-- the repeat answered from the cache, one charge, the same value.
+SET SESSION AUTHORIZATION atk_eve;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT dp_sum(amount, 0, 100, 1.0) AS s FROM atk_sales WHERE region < 4 \gset par1_
+SELECT dp_sum(amount, 0, 100, 1.0) AS s FROM atk_sales WHERE region < 4 \gset par2_
+SELECT :'par1_s' = :'par2_s' AS same_parallel_answer, pgdp.answered_from_cache() AS parallel_from_cache;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET SESSION AUTHORIZATION;
+
+-- A falsely IMMUTABLE function of eve's in the statement: her redefinition between runs is another
+-- statement (new release, charged), so a changed filter is never answered with the old rows.
+SET SESSION AUTHORIZATION atk_eve;
+CREATE FUNCTION atk_eve.pick(r int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT r < 2';
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE atk_eve.pick(region);
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE atk_eve.pick(region);
+SELECT pgdp.answered_from_cache() AS same_definition_cached;
+CREATE OR REPLACE FUNCTION atk_eve.pick(r int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT r >= 2';
+SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE atk_eve.pick(region);
+SELECT pgdp.answered_from_cache() AS redefined_cached;
+RESET SESSION AUTHORIZATION;
+
+DROP TABLE atk_log;
 DROP TABLE atk_sales, atk_own CASCADE;
 DROP SCHEMA atk_eve CASCADE;
 DELETE FROM pgdp.data_epochs;
