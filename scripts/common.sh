@@ -23,6 +23,7 @@ MAKE_JOBS="${MAKE_JOBS:-2}"
 PGDP_PACKAGES=(
     "postgresql-${PG_MAJOR}"          # server, initdb, pg_ctl, psql
     "postgresql-server-dev-${PG_MAJOR}" # headers, PGXS, pg_regress, PostgreSQL::Test::Cluster
+    libkrb5-dev                       # gssapi/gssapi.h: PostgreSQL's libpq/libpq-be.h includes it
     g++ make
     libboost-dev                      # Boost.Math, Boost.Multiprecision (headers only)
     libgtest-dev                      # GoogleTest for make unittest
