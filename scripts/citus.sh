@@ -15,10 +15,10 @@
 
 CITUS_VERSION=12.1.12
 CITUS_SHA256=a344da15513601e718a268d907e1c86e43a69eb243398b929f65a4580723f552
-# Beyond PGDP_PACKAGES: Citus links lz4 and zstd; PostgreSQL's headers (built --with-gssapi)
-# include gssapi.h. Not needed (measured): flex, bison, libselinux1-dev, libpam0g-dev, and
+# Beyond PGDP_PACKAGES (which has libkrb5-dev: PostgreSQL's headers, built --with-gssapi, include
+# gssapi.h, for pgdp's own build too): Citus links lz4 and zstd. Not needed (measured): flex, bison, libselinux1-dev, libpam0g-dev, and
 # libcurl4-openssl-dev with --without-libcurl (the anonymous statistics collector, off anyway).
-CITUS_PACKAGES=(liblz4-dev libzstd-dev libkrb5-dev)
+CITUS_PACKAGES=(liblz4-dev libzstd-dev)
 CITUS_STATUS=""
 
 # True when the PostgreSQL of $PG_CONFIG has citus.so and a citus.control of version 12.1-x.

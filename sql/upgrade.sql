@@ -193,12 +193,20 @@ SELECT dp_sum(x, 0, 1, 1) FROM (VALUES ('a'::text)) AS t(x);
 SELECT dp_mean(x, 0, 1, 1, 1e-6) FROM (VALUES (true)) AS t(x);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 -- A transition function cannot be called directly, whatever the value: no SQL value has the type
--- internal of its state (42883, 42846; were one called outside an aggregate, AggCheckCallContext
--- would refuse it).
-SELECT pgdp_clamped_transfn(NULL, 'a'::text, 0, 1, 1);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT pgdp_clamped_transfn(NULL::internal, 'a'::text, 0, 1, 1);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- internal of its state (were one called outside an aggregate, AggCheckCallContext would refuse
+-- it, with another SQLSTATE that fails this test). PostgreSQL refuses the call before it runs, at
+-- function lookup (42883), at the cast to internal (42846) or at a value of type internal (0A000,
+-- newer minor releases): which one depends on the minor release, so only the class is shown.
+CREATE FUNCTION pg_temp.refused_before_running(call text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE call;
+  RETURN 'ran';
+EXCEPTION WHEN undefined_function OR cannot_coerce OR feature_not_supported THEN
+  RETURN 'refused before running';
+END $$;
+SELECT call, pg_temp.refused_before_running(call) AS outcome
+FROM (VALUES ('SELECT pgdp_clamped_transfn(NULL, ''a''::text, 0, 1, 1)'),
+             ('SELECT pgdp_clamped_transfn(NULL::internal, ''a''::text, 0, 1, 1)')) AS c(call);
 
 -- ---------------------------------------------------------------------------------------------
 -- (c) Data survives the update: budgets in both modes, a charge as the 0.4 ledger worker wrote
