@@ -1,3 +1,117 @@
 -- pgdp 0.8 -> 0.9 (ALTER EXTENSION pgdp UPDATE TO '0.9'). Closes the message, error and resource
 -- channels of DP-only access (docs/privacy.md "Threat model").
 \echo Use "ALTER EXTENSION pgdp UPDATE TO '0.9'" to load this file. \quit
+-- =============================================================================================
+-- What each setting can make the server reveal while a statement reads protected rows (0.9;
+-- docs/privacy.md "Server messages and statistics"). One row per setting, or per family written as
+-- a LIKE pattern; sql/setting_channels.sql fails on any setting users or admins can change at run
+-- time (pg_settings.context user or superuser) that no row covers. channel:
+--   messages    makes the server send text to the client: closed by the seal (no notice reaches
+--               the client from the planning or execution of a protected statement until the
+--               server is ready for the next query; errors and rows pass)
+--   statistics  makes the server or a module keep counters the analyst can read: closed by the
+--               cleared query id (modules keyed by it) and pgdp.harden_statistics() (core views)
+--   resources   limits or paces work: a limit that turns a data-dependent size into an error is
+--               lifted for protected executions (temp_file_limit); time remains (docs)
+--   plan        changes how rows are read, not what is sent: plans of protected statements are
+--               never shown (EXPLAIN refused, messages sealed)
+--   session     formats values, names objects, sets transaction or session behaviour: nothing
+--               derived from protected rows beyond the releases
+--   pgdp        pgdp's own settings (docs)
+CREATE FUNCTION pgdp.setting_channels(OUT setting text, OUT channel text, OUT closed_by text)
+RETURNS SETOF record
+LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+VALUES
+  ('client_min_messages', 'messages', 'seal'),
+  ('debug\_%', 'messages', 'seal; debug_discard_caches only slows catalog caches'),
+  ('trace\_%', 'messages', 'seal'),
+  ('log\_%', 'messages', 'seal (the server log is the admin''s)'),
+  ('auto\_explain.%', 'messages', 'seal (also at the log level notice or warning)'),
+  ('backtrace_functions', 'messages', 'seal; the backtrace goes to the server log only'),
+  ('escape_string_warning', 'messages', 'seal; warns about the statement''s text, not rows'),
+  ('lc_messages', 'messages', 'language of messages, not their content'),
+  ('pg\_stat\_statements.%', 'statistics', 'query id cleared; track_planning with pg_stat_statements before pgdp in shared_preload_libraries is refused'),
+  ('track\_%', 'statistics', 'pgdp.harden_statistics() (core counters); query id cleared'),
+  ('compute_query_id', 'statistics', 'query id cleared for protected statements'),
+  ('stats_fetch_consistency', 'statistics', 'pgdp.harden_statistics()'),
+  ('update_process_title', 'statistics', 'the process title shows the statement''s text, not rows'),
+  ('temp_file_limit', 'resources', 'lifted during protected executions: it turns the size of sorts and hashes into an error'),
+  ('work_mem', 'resources', 'spills to disk: no error once temp_file_limit is lifted; time remains'),
+  ('hash_mem_multiplier', 'resources', 'as work_mem'),
+  ('maintenance_work_mem', 'resources', 'index builds and VACUUM, not releases'),
+  ('logical_decoding_work_mem', 'resources', 'replication, not releases'),
+  ('temp_buffers', 'resources', 'temporary tables of the session'),
+  ('max_stack_depth', 'resources', 'depth of expressions and calls: set by the statement, not by rows'),
+  ('statement_timeout', 'resources', 'time: not closed (docs/privacy.md "What remains")'),
+  ('lock_timeout', 'resources', 'lock waits: not closed (docs/privacy.md "What remains")'),
+  ('deadlock_timeout', 'resources', 'lock waits'),
+  ('idle_in_transaction_session_timeout', 'resources', 'between statements'),
+  ('idle_session_timeout', 'resources', 'between statements'),
+  ('client_connection_check_interval', 'resources', 'connection checks'),
+  ('tcp\_%', 'resources', 'connection keepalives'),
+  ('commit\_%', 'resources', 'commit pacing'),
+  ('synchronous_commit', 'resources', 'commit durability'),
+  ('backend_flush_after', 'resources', 'write-back pacing'),
+  ('effective_io_concurrency', 'resources', 'prefetching'),
+  ('maintenance_io_concurrency', 'resources', 'prefetching'),
+  ('vacuum\_%', 'resources', 'VACUUM, not releases'),
+  ('gin\_%', 'resources', 'GIN index maintenance and fuzzy search limit (not in accepted levels)'),
+  ('wal\_%', 'resources', 'write-ahead log'),
+  ('exit_on_error', 'resources', 'turns any error into FATAL: no error of a protected level depends on rows'),
+  ('zero_damaged_pages', 'resources', 'admin recovery setting'),
+  ('ignore_checksum_failure', 'resources', 'admin recovery setting'),
+  ('composite_type_mismatch', 'resources', 'admin setting for stored composite values'),
+  ('enable\_%', 'plan', 'plans never shown'),
+  ('%\_cost', 'plan', 'plans never shown'),
+  ('geqo%', 'plan', 'plans never shown'),
+  ('jit%', 'plan', 'plans never shown (jit_dump_bitcode writes to the data directory)'),
+  ('%\_collapse\_limit', 'plan', 'plans never shown'),
+  ('constraint_exclusion', 'plan', 'plans never shown'),
+  ('cursor_tuple_fraction', 'plan', 'plans never shown'),
+  ('default_statistics_target', 'plan', 'ANALYZE by the owner'),
+  ('effective_cache_size', 'plan', 'plans never shown'),
+  ('force_parallel_mode', 'plan', 'plans never shown; worker messages reach the client through the sealed leader'),
+  ('max_parallel\_%', 'plan', 'plans never shown'),
+  ('min_parallel\_%', 'plan', 'plans never shown'),
+  ('parallel\_%', 'plan', 'plans never shown'),
+  ('plan_cache_mode', 'plan', 'plans never shown'),
+  ('random_page_cost', 'plan', 'plans never shown'),
+  ('seq_page_cost', 'plan', 'plans never shown'),
+  ('recursive_worktable_factor', 'plan', 'plans never shown'),
+  ('synchronize_seqscans', 'plan', 'row order: releases do not depend on it'),
+  ('DateStyle', 'session', 'format of values'),
+  ('IntervalStyle', 'session', 'format of values'),
+  ('TimeZone', 'session', 'format of values'),
+  ('timezone_abbreviations', 'session', 'format of values'),
+  ('extra_float_digits', 'session', 'format of values'),
+  ('bytea_output', 'session', 'format of values'),
+  ('xml%', 'session', 'format of values'),
+  ('lc\_%', 'session', 'format of values (lc_messages above)'),
+  ('client_encoding', 'session', 'format of values'),
+  ('standard_conforming_strings', 'session', 'parsing of the statement'),
+  ('backslash_quote', 'session', 'parsing of the statement'),
+  ('array_nulls', 'session', 'parsing of array literals'),
+  ('quote_all_identifiers', 'session', 'format of names'),
+  ('transform_null_equals', 'session', 'parsing of the statement'),
+  ('search_path', 'session', 'names'),
+  ('application_name', 'session', 'names the session'),
+  ('row_security', 'session', 'policies of the relation apply as for its owner; refusals depend on policies, not rows'),
+  ('session_replication_role', 'session', 'triggers and rules (admin setting)'),
+  ('check_function_bodies', 'session', 'DDL'),
+  ('default\_%', 'session', 'defaults of new objects and transactions'),
+  ('transaction\_%', 'session', 'transaction behaviour'),
+  ('temp_tablespaces', 'session', 'where temporary files go'),
+  ('allow_in_place_tablespaces', 'session', 'DDL (admin setting)'),
+  ('allow_system_table_mods', 'session', 'DDL (admin setting)'),
+  ('lo_compat_privileges', 'session', 'large object privileges (admin setting)'),
+  ('password_encryption', 'session', 'passwords'),
+  ('dynamic_library_path', 'session', 'loading modules (admin setting)'),
+  ('extension_destdir', 'session', 'loading modules (admin setting)'),
+  ('%preload_libraries', 'session', 'loading modules at connection start'),
+  ('restrict_nonsystem_relation_kind', 'session', 'refuses relation kinds whatever their rows'),
+  ('output_plugin_libraries', 'session', 'logical decoding (admin setting)'),
+  ('plpgsql.%', 'session', 'PL/pgSQL behaviour: functions that never run over protected rows'),
+  ('pgdp.%', 'pgdp', 'pgdp''s own settings (README)')
+$$;
+COMMENT ON FUNCTION pgdp.setting_channels() IS
+    'What each setting (or LIKE pattern of settings) could reveal of protected rows, and what closes it (docs/privacy.md "Server messages and statistics")';

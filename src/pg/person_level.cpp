@@ -1372,6 +1372,14 @@ bool expansion_child(const PlannedStmt* statement, int index) {
 
 }  // namespace
 
+bool has_person_level_marks(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->invalItems) {
+        if (lfirst_node(PlanInvalItem, cell)->cacheId == kScanCountCacheId) return true;
+    }
+    return false;
+}
+
 bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog) {
     // Every protected relation the plan reads must have been rewritten for under the protection
     // in force now (a protection changed or added after planning makes the plan unusable).

@@ -27,4 +27,7 @@ List* rewrite_person_level_releases(Query* parse);
 void mark_person_level_plan(PlannedStmt* statement, List* marks);
 bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog);
 
+// True if `statement` was made from a rewritten query (it carries the marks; no catalog read).
+bool has_person_level_marks(const PlannedStmt* statement);
+
 }  // namespace pgdp::pg

@@ -44,11 +44,13 @@ extern "C" {
 
 #include "pg/aggregate_call.hpp"
 #include "pg/distributed_release.hpp"
+#include "pg/person_level.hpp"
 #include "pg/protected_relations.hpp"
 #include "pg/query_trees.hpp"
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
+#include "pg/statement_seal.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -714,16 +716,20 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
         MemoryContextSwitchTo(old_context);
         CurrentResourceOwner = old_owner;
         SetUserIdAndSecContext(saved_user, saved_context);
+        begin_own_notice();
         ereport(
             WARNING,
             (errmsg("pgdp could not store the release in the release cache: %s", error->message),
              errdetail("The release was made and charged; a repeat will be released and charged again.")));
+        end_own_notice();
         FreeErrorData(error);
     }
     PG_END_TRY();
 }
 
 void cache_executor_end(QueryDesc* query) {
+    // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
+    if (has_person_level_marks(query->plannedstmt)) seal_until_ready_for_query();
     CacheExecution* execution = execution_of(query->estate);
     if (execution != nullptr && execution->mode == Mode::Storing && execution->completed) {
         store_answer(query, *execution);

@@ -32,6 +32,7 @@ extern "C" {
 #include "pg/release_cache.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
+#include "pg/statement_seal.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -882,6 +883,9 @@ void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
 // the aggregates keeps released rows that later fetches return without a final call), so every
 // run of such an execution repeats the check of what became active since the charge.
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    // A cursor over protected rows fetched in a later command seals that command too.
+    const bool protected_plan = has_person_level_marks(query->plannedstmt);
+    if (protected_plan) seal_until_ready_for_query();
     // An answer from the release cache: the stored rows, the plan is not run.
     if (run_from_release_cache(query, direction, count)) return;
     // A query run while an aggregating one runs feeds its aggregates, also one started before it
@@ -907,15 +911,19 @@ void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 coun
         break;
     }
     copy_rows_for_release_cache(query, direction, count);
+    const int lifted_limits = protected_plan ? lift_size_limits() : -1;
     if (previous_executor_run != nullptr) {
         previous_executor_run(query, direction, count, execute_once);
     } else {
         standard_ExecutorRun(query, direction, count, execute_once);
     }
+    restore_size_limits(lifted_limits);
     restore_destination(query);
 }
 
 void charging_executor_start(QueryDesc* query, int eflags) {
+    // Before any module's executor code runs: a cached plan is not planned again.
+    if (has_person_level_marks(query->plannedstmt)) seal_until_ready_for_query();
     if (previous_executor_start != nullptr) {
         previous_executor_start(query, eflags);
     } else {

@@ -4,6 +4,7 @@ extern "C" {
 #include "miscadmin.h"
 }
 
+#include "pg/statement_seal.hpp"
 #include "pg/strong_random.hpp"
 
 #include <cstring>
@@ -74,9 +75,11 @@ RandomSource& release_random_source() {
     if (reseed_pending) {
         seeded_source() = SeededRandomSource(static_cast<std::uint64_t>(test_seed));
         reseed_pending = false;
+        begin_own_notice();
         ereport(WARNING,
                 (errmsg("pgdp draws deterministic, predictable noise (pgdp.test_seed = %d)", test_seed),
                  errhint("Never set pgdp.test_seed where analysts query.")));
+        end_own_notice();
     }
     return seeded_source();
 }

@@ -1,0 +1,102 @@
+#include "pg/statement_seal.hpp"
+
+extern "C" {
+#include "access/parallel.h"
+#include "libpq/libpq.h"
+}
+
+namespace pgdp::pg {
+namespace {
+
+// Protocol message types (PostgreSQL frontend/backend protocol 3.0).
+constexpr char kNoticeResponse = 'N';
+constexpr char kReadyForQuery = 'Z';
+
+// The connection's methods pgdp's wrap (set when the wrap is put in place).
+const PQcommMethods* wrapped_methods = nullptr;
+// True while PqCommMethods leads through kSealedMethods (directly, or through a module that
+// replaced the methods after pgdp's wrap was put in place: then the wrap stays, passing through).
+bool wrap_in_place = false;
+bool sealed = false;
+// Notices of pgdp's own that may pass while sealed (begin_own_notice).
+int own_notices = 0;
+
+void unseal();
+
+// True if a message of `type` goes on to the client; ends the seal at ReadyForQuery (which is
+// sent).
+bool passes(char type) {
+    if (!sealed) return true;
+    if (type == kNoticeResponse) {
+        if (own_notices == 0) return false;
+        --own_notices;
+        return true;
+    }
+    if (type == kReadyForQuery) unseal();
+    return true;
+}
+
+void sealed_comm_reset() { wrapped_methods->comm_reset(); }
+int sealed_flush() { return wrapped_methods->flush(); }
+int sealed_flush_if_writable() { return wrapped_methods->flush_if_writable(); }
+bool sealed_is_send_pending() { return wrapped_methods->is_send_pending(); }
+
+int sealed_putmessage(char type, const char* body, size_t length) {
+    const PQcommMethods* methods = wrapped_methods;
+    if (!passes(type)) return 0;
+    return methods->putmessage(type, body, length);
+}
+
+void sealed_putmessage_noblock(char type, const char* body, size_t length) {
+    const PQcommMethods* methods = wrapped_methods;
+    if (!passes(type)) return;
+    methods->putmessage_noblock(type, body, length);
+}
+
+const PQcommMethods kSealedMethods = {sealed_comm_reset,      sealed_flush,      sealed_flush_if_writable,
+                                      sealed_is_send_pending, sealed_putmessage, sealed_putmessage_noblock};
+
+void unseal() {
+    sealed = false;
+    own_notices = 0;
+    // Taken out of the chain unless another module wrapped it since (it then passes through).
+    if (wrap_in_place && PqCommMethods == &kSealedMethods) {
+        PqCommMethods = wrapped_methods;
+        wrap_in_place = false;
+    }
+}
+
+}  // namespace
+
+void seal_until_ready_for_query() {
+    if (IsParallelWorker()) return;
+    own_notices = 0;
+    if (!wrap_in_place) {
+        wrapped_methods = PqCommMethods;
+        PqCommMethods = &kSealedMethods;
+        wrap_in_place = true;
+    }
+    sealed = true;
+}
+
+bool connection_sealed() { return sealed; }
+
+int lift_size_limits() {
+    if (temp_file_limit < 0) return -1;
+    const int nest_level = NewGUCNestLevel();
+    (void)set_config_option("temp_file_limit", "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                            false);
+    return nest_level;
+}
+
+void restore_size_limits(int nest_level) {
+    if (nest_level >= 0) AtEOXact_GUC(true, nest_level);
+}
+
+void begin_own_notice() {
+    if (sealed) own_notices = 1;
+}
+
+void end_own_notice() { own_notices = 0; }
+
+}  // namespace pgdp::pg

@@ -1,0 +1,40 @@
+// The message channel of protected statements (issue 20, docs/privacy.md "Server messages and
+// statistics"). A statement that reads protected rows for a release (a person-level plan, also
+// with DP-only access) may make the server describe those rows in messages: plan dumps with row
+// estimates (debug_print_plan), sort sizes (trace_sort), resource usage (log_*_stats), plans with
+// actual row counts (auto_explain), whatever setting, module or admin configuration asks for them,
+// and whenever during the statement it is changed. pgdp does not chase the settings: it seals the
+// client connection. From the moment such a statement is planned or one of its executor phases
+// starts until the server next reports ready for query (ReadyForQuery), no notice of any severity
+// (LOG, DEBUG, INFO, NOTICE, WARNING) reaches the client, except pgdp's own; errors, rows and
+// every other protocol message pass unchanged. pgdp's own notices pass through send_own_notice.
+//
+// The statement's query id is cleared as well (plan hook), so that pg_stat_statements and other
+// modules keyed by it keep no block, row or time counters of protected statements.
+#pragma once
+
+#include "pg/postgres_headers.hpp"
+
+namespace pgdp::pg {
+
+// Seals the client connection until the next ReadyForQuery (no-op in parallel workers, whose
+// messages reach the client through the leader, and when already sealed).
+void seal_until_ready_for_query();
+
+// True while the client connection is sealed.
+bool connection_sealed();
+
+// Size limits that turn a data-dependent size into an error (temp_file_limit: the temporary files
+// of sorts and hashes over protected rows) are lifted while a protected plan runs: returns the GUC
+// nest level to end with restore_size_limits (-1: nothing lifted). An error ends it with the
+// transaction or subtransaction.
+int lift_size_limits();
+void restore_size_limits(int nest_level);
+
+// Lets the next notice through while sealed: call right before pgdp's own ereport(WARNING/NOTICE)
+// and end_own_notice() right after it (an allowance left by an error inside the ereport is
+// dropped at the next seal and at ReadyForQuery).
+void begin_own_notice();
+void end_own_notice();
+
+}  // namespace pgdp::pg
