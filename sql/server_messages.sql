@@ -17,6 +17,9 @@ SELECT relation FROM pgdp.protect('sm_sales', 'customer', 2);
 SELECT relation FROM pgdp.grant_access('sm_sales', 'sm_analyst');
 SELECT relation FROM pgdp.grant_access('sm_sales', 'sm_broke');
 CREATE SCHEMA sm_own AUTHORIZATION sm_analyst;
+CREATE TABLE sm_hidden AS SELECT * FROM sm_sales;
+CREATE VIEW sm_hidden_view WITH (security_barrier) AS SELECT customer, diag FROM sm_hidden;
+GRANT SELECT ON sm_hidden_view TO sm_analyst;
 ANALYZE sm_sales;
 CREATE FUNCTION sm_charges() RETURNS bigint LANGUAGE sql AS
   $$SELECT count(*) FROM pgdp.ledger WHERE role IN ('sm_analyst', 'sm_broke')$$;
@@ -32,6 +35,16 @@ SET debug_pretty_print = off;
 DO $$ BEGIN RAISE LOG 'control: LOG messages reach this client'; END $$;
 SELECT dp_count(1.0) FROM sm_sales WHERE diag = 'hiv';
 SELECT dp_count(1.0) FROM sm_sales WHERE amount > 45;
+RESET ALL;
+RESET SESSION AUTHORIZATION;
+
+-- A release over an admin's security-barrier view of a table the analyst may not read: its plan
+-- reads the hidden rows, so it is sealed too (without any protection declared).
+SET SESSION AUTHORIZATION sm_analyst;
+SET client_min_messages = log;
+SET debug_print_plan = on;
+DO $$ BEGIN RAISE LOG 'control: LOG messages reach this client'; END $$;
+SELECT dp_count(1e6) > 0 AS released FROM sm_hidden_view WHERE diag = 'hiv';
 RESET ALL;
 RESET SESSION AUTHORIZATION;
 
@@ -117,7 +130,8 @@ SELECT channel, count(*) AS patterns FROM pgdp.setting_channels() GROUP BY 1 ORD
 SET client_min_messages = warning;
 SELECT pgdp.unprotect('sm_sales');
 DROP SCHEMA sm_own CASCADE;
-DROP TABLE sm_sales;
+DROP VIEW sm_hidden_view;
+DROP TABLE sm_sales, sm_hidden;
 DROP FUNCTION sm_charges();
 DELETE FROM pgdp.budgets WHERE role::text IN ('sm_analyst', 'sm_broke');
 DROP ROLE sm_analyst, sm_broke;

@@ -10,6 +10,7 @@ extern "C" {
 #include "optimizer/planner.h"
 }
 
+#include "pg/aggregate_call.hpp"
 #include "pg/distributed_release.hpp"
 #include "pg/person_level.hpp"
 #include "pg/release_cache.hpp"
@@ -63,24 +64,27 @@ void seal_protected_planning() {
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
                         ParamListInfo bound_params) {
     check_query_authors(parse);
+    // Modules keyed by the query id (pg_stat_statements, ...) keep no counters of statements that
+    // make releases: their blocks, rows and times follow the rows behind the releases. Cleared
+    // before the planner hooks installed before pgdp's run, and in the plan (releases found only
+    // after SQL functions are inlined).
+    if (parse->queryId != UINT64CONST(0) && contains_release((Node*)parse)) parse->queryId = UINT64CONST(0);
     StatementFingerprint fingerprint;
     const bool fingerprinted = fingerprint_statement(parse, &fingerprint);
     rewrite_distributed_releases(parse);
     List* person_level_marks = rewrite_person_level_releases(parse);
-    if (person_level_marks != NIL) {
-        seal_protected_planning();
-        // Modules keyed by the query id (pg_stat_statements, ...) keep no counters of it: its
-        // blocks, rows and times follow the protected rows. Cleared before the planner hooks
-        // installed before pgdp's run (they would count the planning), and in the plan.
-        parse->queryId = UINT64CONST(0);
-    }
+    if (person_level_marks != NIL) seal_protected_planning();
     PlannedStmt* statement = previous_planner != nullptr
                                  ? previous_planner(parse, query_string, cursor_options, bound_params)
                                  : standard_planner(parse, query_string, cursor_options, bound_params);
     remove_forced_gather(statement);
-    if (person_level_marks != NIL) {
-        mark_person_level_plan(statement, person_level_marks);
+    if (person_level_marks != NIL) mark_person_level_plan(statement, person_level_marks);
+    if (person_level_marks != NIL || plan_makes_releases(statement)) {
+        mark_release_plan(statement);
         statement->queryId = UINT64CONST(0);
+        // Plan dumps (debug_print_plan) follow the planner: sealed now if the plan reads rows for
+        // releases that the session user may not read (a view over a hidden table).
+        seal_if_reading_hidden_rows(statement);
     }
     if (fingerprinted) mark_fingerprint(statement, fingerprint);
     return statement;

@@ -729,7 +729,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
 
 void cache_executor_end(QueryDesc* query) {
     // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
-    if (has_person_level_marks(query->plannedstmt)) seal_until_ready_for_query();
+    seal_if_reading_hidden_rows(query->plannedstmt);
     CacheExecution* execution = execution_of(query->estate);
     if (execution != nullptr && execution->mode == Mode::Storing && execution->completed) {
         store_answer(query, *execution);

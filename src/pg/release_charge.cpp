@@ -884,8 +884,8 @@ void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
 // run of such an execution repeats the check of what became active since the charge.
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
     // A cursor over protected rows fetched in a later command seals that command too.
+    seal_if_reading_hidden_rows(query->plannedstmt);
     const bool protected_plan = has_person_level_marks(query->plannedstmt);
-    if (protected_plan) seal_until_ready_for_query();
     // An answer from the release cache: the stored rows, the plan is not run.
     if (run_from_release_cache(query, direction, count)) return;
     // A query run while an aggregating one runs feeds its aggregates, also one started before it
@@ -923,7 +923,7 @@ void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 coun
 
 void charging_executor_start(QueryDesc* query, int eflags) {
     // Before any module's executor code runs: a cached plan is not planned again.
-    if (has_person_level_marks(query->plannedstmt)) seal_until_ready_for_query();
+    seal_if_reading_hidden_rows(query->plannedstmt);
     if (previous_executor_start != nullptr) {
         previous_executor_start(query, eflags);
     } else {
@@ -1020,6 +1020,13 @@ const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call)
 }
 
 int64 latest_charge_id() { return last_charge_id; }
+
+void seal_if_reading_hidden_rows(const PlannedStmt* statement) {
+    if (has_person_level_marks(statement) ||
+        (is_release_plan(statement) && !session_reads_every_table(statement))) {
+        seal_until_ready_for_query();
+    }
+}
 
 bool plan_makes_releases(PlannedStmt* statement) {
     SiteList list{};
