@@ -1,5 +1,7 @@
 #include "pg/statement_seal.hpp"
 
+#include <cstring>
+
 extern "C" {
 #include "access/parallel.h"
 #include "libpq/libpq.h"
@@ -101,10 +103,21 @@ void seal_until_ready_for_query() {
 bool connection_sealed() { return sealed; }
 
 int lift_size_limits() {
-    if (temp_file_limit < 0) return -1;
+    // Citus refuses a distributed plan whose intermediate results outgrow this (any user may set
+    // it): the size of the partials follows the groups, dropped ones included.
+    constexpr const char* kCitusResultLimit = "citus.max_intermediate_result_size";
+    const char* citus_limit = GetConfigOption(kCitusResultLimit, true, false);
+    const bool lift_citus = citus_limit != nullptr && std::strcmp(citus_limit, "-1") != 0;
+    if (temp_file_limit < 0 && !lift_citus) return -1;
     const int nest_level = NewGUCNestLevel();
-    (void)set_config_option("temp_file_limit", "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-                            false);
+    if (temp_file_limit >= 0) {
+        (void)set_config_option("temp_file_limit", "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                                false);
+    }
+    if (lift_citus) {
+        (void)set_config_option(kCitusResultLimit, "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                                false);
+    }
     return nest_level;
 }
 
