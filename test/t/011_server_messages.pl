@@ -33,6 +33,8 @@ auto_explain.log_analyze = on
 auto_explain.log_level = notice
 auto_explain.log_nested_statements = on
 log_executor_stats = on
+log_planner_stats = on
+max_worker_processes = 16
 pg_stat_statements.track = all
 });
 	$node->start;
@@ -67,19 +69,25 @@ SET enable_hashagg = off;
 	$node->safe_psql('postgres', "ALTER SYSTEM SET pg_stat_statements.track_planning = $track_planning; SELECT pg_reload_conf();");
 	$node->safe_psql('postgres', 'SELECT pg_stat_statements_reset()');
 
+	# The last with parallel plans preferred: workers' messages reach the client through the leader.
+	my $parallel = "SET parallel_setup_cost = 0;\nSET parallel_tuple_cost = 0;\nSET min_parallel_table_scan_size = 0;\n";
 	my @releases = (
 		q{SELECT dp_count(1e6) > 0 AS marker_release FROM sales WHERE diag = 'hiv'},
 		q{SELECT dp_sum(amount, 0, 100, 1e6) > 0 AS marker_release FROM sales s JOIN alice.own o ON o.k < 30},
 		q{SELECT diag, dp_count(1e6) > 0 AS marker_release FROM sales GROUP BY diag HAVING dp_groups(1e6, 1e-9)},
+		"${parallel}SELECT dp_count(1e6) > 0 AS marker_release FROM sales s JOIN alice.own o ON o.k < 30",
 	);
 	for my $release (@releases) {
-		my ($rc, $out, $err) = $node->psql('postgres', "$settings $release;", extra_params => [ '-U', 'alice' ]);
+		my $script = "$settings$release;";
+		# psql names the script's line of each message: the release is on the last one.
+		my $line = ($script =~ tr/\n//) + 1;
+		my ($rc, $out, $err) = $node->psql('postgres', $script, extra_params => [ '-U', 'alice' ]);
 		is($rc, 0, "$libraries: release runs: $release");
 		like($out, qr/(^|\|)t$/m, "$libraries: release returned its row");
-		# Messages of the release's own line (7): only those sent before it is planned (the
+		# Messages of the release's own line: only those sent before it is planned (the
 		# transaction start at debug5, the statement's text under the harness's log_statement).
-		my @after = grep { !/^psql:<stdin>:7: (DEBUG:  StartTransaction|LOG:  statement: )/ }
-		  grep { /^psql:<stdin>:7: / } split /\n/, $err;
+		my @after = grep { !/^psql:<stdin>:$line: (DEBUG:  StartTransaction|LOG:  statement: )/ }
+		  grep { /^psql:<stdin>:$line: / } split /\n/, $err;
 		is(join("\n", @after), '', "$libraries: no message of any level from planning or execution: $release");
 	}
 
@@ -90,6 +98,7 @@ SET enable_hashagg = off;
 	like($err, qr/NOTICE:  duration: .* plan:/, "$libraries: control: auto_explain's plan reaches the client");
 	like($err, qr/LOG:  EXECUTOR STATISTICS/, "$libraries: control: log_executor_stats reaches the client");
 	like($err, qr/LOG:  plan:/, "$libraries: control: debug_print_plan reaches the client");
+	like($err, qr/LOG:  PLANNER STATISTICS/, "$libraries: control: log_planner_stats reaches the client");
 
 	my $entries = $node->safe_psql('postgres', q{
 SELECT count(*) FILTER (WHERE query LIKE '%marker_release%') || ',' ||
