@@ -12,7 +12,7 @@ CREATE ROLE limit_ana;
 CREATE ROLE limit_bob;
 GRANT SELECT ON limit_sales TO limit_ana, limit_bob;
 SELECT count(*) FROM (SELECT pgdp.set_budget(r::regrole, 1000, 0.5) FROM unnest(ARRAY['limit_ana', 'limit_bob']) r) s;
-SELECT pgdp.set_refresh_policy('limit_sales');
+SELECT (pgdp.set_refresh_policy('limit_sales')).policy;
 CREATE FUNCTION pg_temp.charged(who name) RETURNS bigint LANGUAGE sql AS $$
     SELECT count(*) FROM pgdp.ledger l WHERE l.role = who::regrole
 $$;
