@@ -4,7 +4,7 @@
 -- =============================================================================================
 -- What each setting can make the server reveal while a statement reads protected rows (0.9;
 -- docs/privacy.md "Server messages and statistics"). One row per setting, or per family written as
--- a LIKE pattern; sql/setting_channels.sql fails on any setting users or admins can change at run
+-- a LIKE pattern; sql/server_messages.sql fails on any setting users or admins can change at run
 -- time (pg_settings.context user or superuser) that no row covers. channel:
 --   messages    makes the server send text to the client: closed by the seal (no notice reaches
 --               the client from the planning or execution of a protected statement until the
@@ -143,3 +143,37 @@ VALUES
 $$;
 COMMENT ON FUNCTION pgdp.setting_channels() IS
     'What each setting (or LIKE pattern of settings) could reveal of protected rows, and what closes it (docs/privacy.md "Server messages and statistics")';
+
+-- Statistics hardening by class (issue 20, section 3): every storage size function of a relation,
+-- database or tablespace, every cumulative statistics reader but the per-session ones, and every
+-- catalog view calling one of them. Run pgdp.harden_statistics() again after the update.
+CREATE OR REPLACE FUNCTION pgdp.statistics_objects() RETURNS TABLE (kind text, object text)
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+    -- By class, not by name (0.9, issue 20): sizes of storage (pg_*_size of a relation, database or
+    -- tablespace: regclass, oid or name first argument) and every cumulative statistics reader
+    -- (pg_stat_get_*: relation, index, function, database, buffer, WAL, SLRU counters, current
+    -- transaction's too) except the per-session ones PostgreSQL already limits to the caller's own
+    -- sessions (pg_stat_get_activity, pg_stat_get_backend_*, pg_stat_get_progress_info); then every
+    -- pg_catalog view that calls one of them, directly or through another such view.
+    WITH RECURSIVE functions AS (
+        SELECT p.oid FROM pg_proc p
+        WHERE p.pronamespace = 'pg_catalog'::regnamespace
+          AND ((p.proname LIKE 'pg\_%\_size' AND p.pronargs >= 1
+                AND p.proargtypes[0] IN ('regclass'::regtype, 'oid'::regtype, 'name'::regtype))
+               OR (p.proname LIKE 'pg\_stat\_get\_%' AND p.proname NOT LIKE 'pg\_stat\_get\_backend\_%'
+                   AND p.proname NOT IN ('pg_stat_get_activity', 'pg_stat_get_progress_info')))
+    ), views(oid) AS (
+        -- Built-in views record no dependencies on built-in functions (pinned objects): read their
+        -- rule trees (function calls as :funcid, relations read as :relid).
+        SELECT r.ev_class FROM pg_rewrite r
+        WHERE EXISTS (SELECT FROM functions f WHERE strpos(r.ev_action::text, ' :funcid ' || f.oid || ' ') > 0)
+        UNION
+        SELECT r.ev_class FROM views v, pg_rewrite r
+        WHERE r.ev_class <> v.oid AND strpos(r.ev_action::text, ' :relid ' || v.oid || ' ') > 0
+    )
+    SELECT 'function', f.oid::regprocedure::text FROM functions f
+    UNION ALL
+    SELECT 'view', c.oid::regclass::text FROM pg_class c
+    WHERE c.oid IN (SELECT oid FROM views) AND c.relnamespace = 'pg_catalog'::regnamespace AND c.relkind = 'v'
+    ORDER BY 1, 2
+$$;

@@ -25,6 +25,9 @@ extern "C" {
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/lock.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -57,6 +60,12 @@ namespace {
 
 bool cache_enabled = true;
 int cache_max_age_seconds = 7 * 24 * 3600;
+// Bounds of what one entry and one role's entries may store (bytes of the cells' binary forms);
+// set by admins only (PGC_SUSET): an analyst cannot fill the table it cannot delete from.
+int cache_max_entry_bytes = 1024 * 1024;
+int cache_max_role_bytes = 64 * 1024 * 1024;
+// How long a first request waits for a concurrent identical one before it releases uncached.
+int cache_lock_timeout_ms = 5000;
 
 // Invalidation items no planner makes (cache ids -1 .. -4 are the person-level and DP-only
 // marks): eight 32-bit words of the statement's fingerprint.
@@ -65,8 +74,11 @@ constexpr int kFingerprintCacheId = -5;
 constexpr int kShareableCacheId = -6;
 // At most this many cells (rows x columns) are stored per statement; larger results are not cached.
 constexpr int64 kMaxCells = 100000;
-// The advisory lock space of first requests (the first key of the two-int lock: "pgdp").
+// The lock of first requests: a heavyweight lock with an advisory tag whose fourth field no SQL
+// function produces (pg_advisory_* use 1 for a bigint key and 2 for two int keys), so no role can
+// take it, wait for it or hold it; the first field is "pgdp".
 constexpr int32 kLockSpace = 0x70676470;
+constexpr uint16 kFirstRequestLockField = 0x6470;
 
 ExecutorEnd_hook_type previous_executor_end = nullptr;
 // Whether the latest statement of this backend with pgdp releases was answered from the cache.
@@ -449,6 +461,8 @@ struct CacheExecution {
     // Storing: the cells copied from the run.
     List* copied;  // bytea* or nullptr per cell, row-major
     int copied_rows;
+    int64 copied_bytes;  // sum of the copied cells' sizes
+    bool too_large;      // abandoned for pgdp.release_cache_max_entry_bytes
     bool completed;
 };
 CacheExecution* executions = nullptr;
@@ -542,6 +556,24 @@ bool load_answer(QueryDesc* query, const CacheKey& key) {
 
 bool may_store() { return !RecoveryInProgress() && !XactReadOnly && !IsParallelWorker(); }
 
+// The first-request lock of a key (held to the end of the transaction), waited for at most
+// pgdp.release_cache_lock_timeout; false if it could not be had by then. Polled without waiting in
+// the lock manager: the wait is bounded and cancellable, and no deadlock can involve it.
+bool take_first_request_lock(int32 lock_word) {
+    const TimestampTz deadline =
+        TimestampTzPlusMilliseconds(GetCurrentTimestamp(), static_cast<int64>(cache_lock_timeout_ms));
+    for (;;) {
+        LOCKTAG tag;
+        SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, static_cast<uint32>(kLockSpace),
+                             static_cast<uint32>(lock_word), kFirstRequestLockField);
+        if (LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL) return true;
+        if (GetCurrentTimestamp() >= deadline) return false;
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
+        CHECK_FOR_INTERRUPTS();
+    }
+}
+
 // ---- the copying receiver -------------------------------------------------------------------
 
 struct CopyingReceiver {
@@ -587,12 +619,17 @@ bool copying_receive(TupleTableSlot* slot, DestReceiver* self) {
             slot_getallattrs(slot);
             MemoryContext old = MemoryContextSwitchTo(execution->context);
             for (int i = 0; i < copying->columns; ++i) {
-                execution->copied = lappend(
-                    execution->copied,
-                    slot->tts_isnull[i] ? nullptr : SendFunctionCall(&copying->send[i], slot->tts_values[i]));
+                bytea* cell =
+                    slot->tts_isnull[i] ? nullptr : SendFunctionCall(&copying->send[i], slot->tts_values[i]);
+                if (cell != nullptr) execution->copied_bytes += VARSIZE(cell);
+                execution->copied = lappend(execution->copied, cell);
             }
             MemoryContextSwitchTo(old);
             ++execution->copied_rows;
+            if (execution->copied_bytes > static_cast<int64>(cache_max_entry_bytes)) {
+                execution->mode = Mode::Abandoned;  // the copy is dropped with the execution's memory
+                execution->too_large = true;
+            }
         }
     }
     return copying->target->receiveSlot(slot, copying->target);
@@ -662,6 +699,8 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
     GetUserIdAndSecContext(&saved_user, &saved_context);
     MemoryContext old_context = CurrentMemoryContext;
     ResourceOwner old_owner = CurrentResourceOwner;
+    volatile bool role_full = false;
+    volatile int64 role_used = 0;
     BeginInternalSubTransaction(nullptr);
     PG_TRY();
     {
@@ -688,16 +727,41 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
                 "DELETE FROM pgdp.release_cache WHERE released_at OPERATOR(pg_catalog.<) $1", 1, cutoff_type,
                 cutoff, nullptr, false, 0);
         }
-        const int rc = SPI_execute_with_args(
-            "INSERT INTO pgdp.release_cache (scope, cache_key, query_text, epochs, column_types, "
-            "result_rows, "
-            "result_cells, released_by, charge_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::regrole, $9) "
-            "ON CONFLICT (scope, cache_key) DO UPDATE SET query_text = excluded.query_text, epochs = "
-            "excluded.epochs, "
-            "column_types = excluded.column_types, result_rows = excluded.result_rows, "
-            "result_cells = excluded.result_cells, released_by = excluded.released_by, "
-            "charge_id = excluded.charge_id, released_at = pg_catalog.now()",
-            9, types, values, nulls, false, 0);
+        // The role's stored bytes (its entries but the one this replaces) plus this entry's, counted
+        // like copied_bytes: each cell's binary form with its 4-byte length.
+        Oid used_types[3] = {OIDOID, TEXTOID, BYTEAOID};
+        Datum used_values[3] = {ObjectIdGetDatum(GetSessionUserId()), values[0], values[1]};
+        if (SPI_execute_with_args("SELECT COALESCE(pg_catalog.sum(pg_catalog.octet_length(c) "
+                                  "OPERATOR(pg_catalog.+) 4), 0)::int8 "
+                                  "FROM pgdp.release_cache, pg_catalog.unnest(result_cells) c "
+                                  "WHERE released_by OPERATOR(pg_catalog.=) $1 AND NOT "
+                                  "(scope OPERATOR(pg_catalog.=) $2 AND cache_key OPERATOR(pg_catalog.=) $3)",
+                                  3, used_types, used_values, nullptr, true, 1) != SPI_OK_SELECT ||
+            SPI_processed != 1) {
+            elog(ERROR, "pgdp: reading the role's release cache use failed");
+        }
+        bool used_null = false;
+        const int64 used =
+            DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &used_null));
+        if (used + execution.copied_bytes > static_cast<int64>(cache_max_role_bytes)) {
+            role_full = true;
+            role_used = used;
+        }
+        const int rc =
+            role_full
+                ? SPI_OK_INSERT
+                : SPI_execute_with_args(
+                      "INSERT INTO pgdp.release_cache (scope, cache_key, query_text, epochs, column_types, "
+                      "result_rows, "
+                      "result_cells, released_by, charge_id) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+                      "$8::regrole, $9) "
+                      "ON CONFLICT (scope, cache_key) DO UPDATE SET query_text = excluded.query_text, epochs "
+                      "= "
+                      "excluded.epochs, "
+                      "column_types = excluded.column_types, result_rows = excluded.result_rows, "
+                      "result_cells = excluded.result_cells, released_by = excluded.released_by, "
+                      "charge_id = excluded.charge_id, released_at = pg_catalog.now()",
+                      9, types, values, nulls, false, 0);
         if (rc != SPI_OK_INSERT) elog(ERROR, "pgdp: storing the release failed");
         SPI_finish();
         PopActiveSnapshot();
@@ -725,6 +789,18 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
         FreeErrorData(error);
     }
     PG_END_TRY();
+    if (role_full) {
+        ereport(WARNING,
+                (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+                 errmsg("pgdp did not store the release in the release cache: role \"%s\" has %lld bytes "
+                        "stored, and this release's %lld bytes would exceed "
+                        "pgdp.release_cache_max_role_bytes (%d)",
+                        GetUserNameFromId(GetSessionUserId(), false), static_cast<long long>(role_used),
+                        static_cast<long long>(execution.copied_bytes), cache_max_role_bytes),
+                 errdetail("The release was made and charged; a repeat will be released and charged again."),
+                 errhint("An admin can purge entries with pgdp.purge_cache() or raise "
+                         "pgdp.release_cache_max_role_bytes.")));
+    }
 }
 
 void cache_executor_end(QueryDesc* query) {
@@ -733,6 +809,15 @@ void cache_executor_end(QueryDesc* query) {
     CacheExecution* execution = execution_of(query->estate);
     if (execution != nullptr && execution->mode == Mode::Storing && execution->completed) {
         store_answer(query, *execution);
+    } else if (execution != nullptr && execution->too_large && query->estate->es_finished) {
+        ereport(WARNING,
+                (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+                 errmsg("pgdp did not store the release in the release cache: its result exceeds "
+                        "pgdp.release_cache_max_entry_bytes (%d bytes)",
+                        cache_max_entry_bytes),
+                 errdetail("The release was made and charged; a repeat will be released and charged again."),
+                 errhint("Ask for fewer or smaller rows, or ask an admin to raise "
+                         "pgdp.release_cache_max_entry_bytes.")));
     }
     if (previous_executor_end != nullptr) {
         previous_executor_end(query);
@@ -802,6 +887,22 @@ void define_release_cache_settings() {
                             "Older entries are neither answered nor kept (0: no limit).",
                             &cache_max_age_seconds, 7 * 24 * 3600, 0, INT_MAX, PGC_SUSET, GUC_UNIT_S, nullptr,
                             nullptr, nullptr);
+    DefineCustomIntVariable(
+        "pgdp.release_cache_max_entry_bytes", "Largest result the release cache stores for one statement.",
+        "Bytes of the binary forms of its cells; a larger release is returned and charged "
+        "but not stored (a WARNING says so). Admins only.",
+        &cache_max_entry_bytes, 1024 * 1024, 0, INT_MAX, PGC_SUSET, GUC_UNIT_BYTE, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable(
+        "pgdp.release_cache_max_role_bytes", "Most the release cache stores for the releases of one role.",
+        "Bytes of the stored cells of the role's entries; a release that would exceed it is "
+        "returned and charged but not stored (a WARNING says so). Admins only.",
+        &cache_max_role_bytes, 64 * 1024 * 1024, 0, INT_MAX, PGC_SUSET, GUC_UNIT_BYTE, nullptr, nullptr,
+        nullptr);
+    DefineCustomIntVariable(
+        "pgdp.release_cache_lock_timeout", "How long a first request waits for a concurrent identical one.",
+        "After this, the statement is released and charged without the cache (not stored). "
+        "Admins only.",
+        &cache_lock_timeout_ms, 5000, 0, INT_MAX, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
 }
 
 void install_release_cache_hooks() {
@@ -870,7 +971,15 @@ bool answer_from_release_cache(QueryDesc* query) {
     std::memcpy(&lock_word, key.key, sizeof(lock_word));
     lock_word ^= static_cast<int32>(hash_bytes(reinterpret_cast<const unsigned char*>(key.scope),
                                                static_cast<int>(std::strlen(key.scope))));
-    DirectFunctionCall2(pg_advisory_xact_lock_int4, Int32GetDatum(kLockSpace), Int32GetDatum(lock_word));
+    if (!take_first_request_lock(lock_word)) {
+        ereport(
+            NOTICE,
+            (errmsg("pgdp answered without the release cache: an identical first request is still running"),
+             errdetail("Waited pgdp.release_cache_lock_timeout (%d ms); this release is charged and not "
+                       "stored.",
+                       cache_lock_timeout_ms)));
+        return false;
+    }
     if (load_answer(query, key)) return latest_answer_cached = true;
     (void)new_execution(query, Mode::Storing, key);
     return false;
