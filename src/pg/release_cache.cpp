@@ -790,6 +790,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
     }
     PG_END_TRY();
     if (role_full) {
+        begin_own_notice();
         ereport(WARNING,
                 (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
                  errmsg("pgdp did not store the release in the release cache: role \"%s\" has %lld bytes "
@@ -800,6 +801,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
                  errdetail("The release was made and charged; a repeat will be released and charged again."),
                  errhint("An admin can purge entries with pgdp.purge_cache() or raise "
                          "pgdp.release_cache_max_role_bytes.")));
+        end_own_notice();
     }
 }
 
@@ -810,6 +812,7 @@ void cache_executor_end(QueryDesc* query) {
     if (execution != nullptr && execution->mode == Mode::Storing && execution->completed) {
         store_answer(query, *execution);
     } else if (execution != nullptr && execution->too_large && query->estate->es_finished) {
+        begin_own_notice();
         ereport(WARNING,
                 (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
                  errmsg("pgdp did not store the release in the release cache: its result exceeds "
@@ -818,6 +821,7 @@ void cache_executor_end(QueryDesc* query) {
                  errdetail("The release was made and charged; a repeat will be released and charged again."),
                  errhint("Ask for fewer or smaller rows, or ask an admin to raise "
                          "pgdp.release_cache_max_entry_bytes.")));
+        end_own_notice();
     }
     if (previous_executor_end != nullptr) {
         previous_executor_end(query);
@@ -972,12 +976,14 @@ bool answer_from_release_cache(QueryDesc* query) {
     lock_word ^= static_cast<int32>(hash_bytes(reinterpret_cast<const unsigned char*>(key.scope),
                                                static_cast<int>(std::strlen(key.scope))));
     if (!take_first_request_lock(lock_word)) {
+        begin_own_notice();
         ereport(
             NOTICE,
             (errmsg("pgdp answered without the release cache: an identical first request is still running"),
              errdetail("Waited pgdp.release_cache_lock_timeout (%d ms); this release is charged and not "
                        "stored.",
                        cache_lock_timeout_ms)));
+        end_own_notice();
         return false;
     }
     if (load_answer(query, key)) return latest_answer_cached = true;
