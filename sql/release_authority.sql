@@ -302,6 +302,38 @@ SELECT jsonb_populate_record(NULL::authz_eve.wrap, '{"d": {"t": "x"}}') IS NOT N
 RESET SESSION AUTHORIZATION;
 SELECT authz_spent('authz_bob') AS bob_unchanged_by_round_four, to_regclass('authz_planted') AS planted;
 
+-- set_config(name, value, false) is a session-level SET written as a function call: refused in
+-- another role's functions (also through a non-constant is_local) and views, as SET is; a
+-- transaction-local one (is_local true) and bob's own are fine.
+SET SESSION AUTHORIZATION authz_eve;
+CREATE TABLE authz_eve.config_setter (id int);
+CREATE FUNCTION authz_eve.steer_by_call() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('search_path', 'authz_eve, public', false);
+    RETURN NEW;
+END $$;
+CREATE TRIGGER steer_by_call BEFORE INSERT ON authz_eve.config_setter FOR EACH ROW EXECUTE FUNCTION authz_eve.steer_by_call();
+CREATE FUNCTION authz_eve.steer_maybe(local boolean) RETURNS text LANGUAGE sql AS
+  $$SELECT set_config('search_path', 'authz_eve, public', local)$$;
+CREATE FUNCTION authz_eve.steer_locally() RETURNS text LANGUAGE sql AS
+  $$SELECT set_config('search_path', 'authz_eve, public', true)$$;
+CREATE VIEW authz_eve.config_view AS SELECT set_config('search_path', 'authz_eve, public', false) AS path;
+GRANT INSERT ON authz_eve.config_setter TO PUBLIC;
+GRANT SELECT ON authz_eve.config_view TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION authz_bob;
+INSERT INTO authz_eve.config_setter VALUES (1);
+SELECT authz_eve.steer_maybe(false);
+SELECT authz_eve.steer_maybe(true);
+SELECT * FROM authz_eve.config_view;
+SHOW search_path;
+BEGIN;
+SELECT authz_eve.steer_locally() AS local_only;
+COMMIT;
+SHOW search_path;
+SELECT set_config('search_path', current_setting('search_path'), false) AS bobs_own;
+RESET SESSION AUTHORIZATION;
+
 -- Review: another role's domain in a join condition of bob's own query (join quals are walked
 -- like scan filters).
 SET SESSION AUTHORIZATION authz_bob;
