@@ -35,8 +35,11 @@ SET debug_pretty_print = off;
 DO $$ BEGIN RAISE LOG 'control: LOG messages reach this client'; END $$;
 SELECT dp_count(1.0) FROM sm_sales WHERE diag = 'hiv';
 SELECT dp_count(1.0) FROM sm_sales WHERE amount > 45;
+-- The same without any release: PostgreSQL plans the query, then refuses it for want of SELECT.
+SELECT count(*) FROM sm_sales WHERE diag = 'hiv';
 RESET ALL;
 RESET SESSION AUTHORIZATION;
+SELECT sm_charges() AS charged_for_refusals;
 
 -- A release over an admin's security-barrier view of a table the analyst may not read: its plan
 -- reads the hidden rows, so it is sealed too (without any protection declared).
@@ -90,28 +93,41 @@ RESET enable_hashagg;
 RESET SESSION AUTHORIZATION;
 RESET temp_file_limit;
 
--- 5. pg_stat_statements keeps no counters (blocks, rows, time) of protected statements; it keeps
--- them of the analyst's other statements (control). With track_planning on while its planner hook
--- runs before pgdp's (here: listed after pgdp in shared_preload_libraries), the planning of a
--- protected statement would be counted before pgdp sees it: refused, nothing charged.
+-- 5. pg_stat_statements keeps no counters (blocks, rows, time) of any statement of a session that
+-- could make releases over hidden rows (a budget or DP-only access): its statements that wrap a
+-- release (DO, CREATE TABLE AS, COPY (query) TO, FETCH, her function called from SELECT) would
+-- count the blocks the release read. Also with track = all and track_planning on, pg_stat_statements
+-- listed after pgdp (its hooks run first). A role without budget or access keeps its counters
+-- (control).
 SELECT pg_stat_statements_reset() IS NOT NULL AS reset;
-SET SESSION AUTHORIZATION sm_analyst;
-SELECT dp_count(1e6) > 0 AS sm_marker_release FROM sm_sales WHERE amount > 45;
-SELECT dp_sum(amount, 0, 100, 1e6) > 0 AS sm_marker_release FROM sm_sales s JOIN sm_own.pad p ON p.k < 3;
-SELECT count(*) AS sm_marker_control FROM sm_own.pad;
-RESET SESSION AUTHORIZATION;
-SELECT count(*) FILTER (WHERE query LIKE '%sm\_marker\_release%') AS release_entries,
-       count(*) FILTER (WHERE query LIKE '%sm\_marker\_control%') AS control_entries
-FROM pg_stat_statements WHERE calls > 0;
-SELECT sm_charges() AS charges_before;
+SET pg_stat_statements.track = 'all';
 SET pg_stat_statements.track_planning = on;
 SET SESSION AUTHORIZATION sm_analyst;
-\set VERBOSITY default
-SELECT dp_count(1e6) > 0 AS released FROM sm_sales;
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
+CREATE FUNCTION sm_own.wrapped() RETURNS boolean LANGUAGE plpgsql AS
+  $$BEGIN RETURN (SELECT dp_count(1e6) > 0 FROM sm_sales WHERE amount > 45); END$$;
+SELECT dp_count(1e6) > 0 AS sm_marker_release FROM sm_sales WHERE amount > 45;
+SELECT dp_sum(amount, 0, 100, 1e6) > 0 AS sm_marker_release FROM sm_sales s JOIN sm_own.pad p ON p.k < 3;
+DO $$ BEGIN PERFORM dp_count(1e6) AS sm_marker_do FROM sm_sales WHERE amount > 45; END $$;
+CREATE TABLE sm_own.copied AS SELECT dp_count(1e6) > 0 AS sm_marker_ctas FROM sm_sales;
+COPY (SELECT dp_count(1e6) > 0 AS sm_marker_copy FROM sm_sales) TO STDOUT;
+SELECT sm_own.wrapped() AS sm_marker_function;
+BEGIN;
+DECLARE sm_marker_cursor CURSOR FOR SELECT dp_count(1e6) > 0 FROM sm_sales;
+FETCH ALL sm_marker_cursor;
+COMMIT;
+SELECT count(*) AS sm_marker_plain FROM sm_own.pad;
 RESET SESSION AUTHORIZATION;
+CREATE ROLE sm_plain;
+GRANT USAGE ON SCHEMA sm_own TO sm_plain;
+GRANT SELECT ON sm_own.pad TO sm_plain;
+SET SESSION AUTHORIZATION sm_plain;
+SELECT count(*) AS sm_control_plain FROM sm_own.pad;
+RESET SESSION AUTHORIZATION;
+RESET pg_stat_statements.track;
 RESET pg_stat_statements.track_planning;
-SELECT sm_charges() AS charges_after;
+SELECT count(*) FILTER (WHERE query LIKE '%sm\_marker%') AS analyst_entries,
+       count(*) FILTER (WHERE query LIKE '%sm\_control\_plain%') AS control_entries
+FROM pg_stat_statements WHERE calls > 0 OR plans > 0;
 
 -- ---------------------------------------------------------------------------------------------
 -- 6. Every setting a user or an admin can change at run time is classified (pgdp.setting_channels:
@@ -134,4 +150,4 @@ DROP VIEW sm_hidden_view;
 DROP TABLE sm_sales, sm_hidden;
 DROP FUNCTION sm_charges();
 DELETE FROM pgdp.budgets WHERE role::text IN ('sm_analyst', 'sm_broke');
-DROP ROLE sm_analyst, sm_broke;
+DROP ROLE sm_analyst, sm_broke, sm_plain;

@@ -14,6 +14,7 @@ extern "C" {
 #include "pg/release_charge.hpp"
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
+#include "pg/statement_statistics.hpp"
 #include "pg/strong_random.hpp"
 
 extern "C" {
@@ -49,5 +50,6 @@ void _PG_init(void) {
     pgdp::pg::install_plan_hook();
     pgdp::pg::install_trust_hooks();
     pgdp::pg::install_running_statement_hooks();
+    pgdp::pg::install_statement_statistics_hook();
 }
 }

@@ -33,6 +33,7 @@ extern "C" {
 #include "pg/release_trust.hpp"
 #include "pg/running_statements.hpp"
 #include "pg/statement_seal.hpp"
+#include "pg/statement_statistics.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -885,7 +886,6 @@ void refuse_plan_details_of_hidden_tables(QueryDesc* query, bool analyze) {
 void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
     // A cursor over protected rows fetched in a later command seals that command too.
     seal_if_reading_hidden_rows(query->plannedstmt);
-    const bool protected_plan = has_person_level_marks(query->plannedstmt);
     // An answer from the release cache: the stored rows, the plan is not run.
     if (run_from_release_cache(query, direction, count)) return;
     // A query run while an aggregating one runs feeds its aggregates, also one started before it
@@ -911,18 +911,17 @@ void charged_executor_run(QueryDesc* query, ScanDirection direction, uint64 coun
         break;
     }
     copy_rows_for_release_cache(query, direction, count);
-    const int lifted_limits = protected_plan ? lift_size_limits() : -1;
     if (previous_executor_run != nullptr) {
         previous_executor_run(query, direction, count, execute_once);
     } else {
         standard_ExecutorRun(query, direction, count, execute_once);
     }
-    restore_size_limits(lifted_limits);
     restore_destination(query);
 }
 
 void charging_executor_start(QueryDesc* query, int eflags) {
     // Before any module's executor code runs: a cached plan is not planned again.
+    restore_size_limits();
     seal_if_reading_hidden_rows(query->plannedstmt);
     if (previous_executor_start != nullptr) {
         previous_executor_start(query, eflags);
@@ -1021,11 +1020,13 @@ const PlannedStmt* charged_partials_plan(const EState* estate, const Node* call)
 
 int64 latest_charge_id() { return last_charge_id; }
 
-void seal_if_reading_hidden_rows(const PlannedStmt* statement) {
-    if (has_person_level_marks(statement) ||
-        (is_release_plan(statement) && !session_reads_every_table(statement))) {
+void seal_if_reading_hidden_rows(const PlannedStmt* statement, bool planning) {
+    if (has_person_level_marks(statement)) {
         seal_until_ready_for_query();
+        return;
     }
+    if (!is_release_plan(statement) && !(planning && session_user_may_release())) return;
+    if (!session_reads_every_table(statement)) seal_until_ready_for_query();
 }
 
 bool plan_makes_releases(PlannedStmt* statement) {

@@ -19,8 +19,10 @@ bool plan_makes_releases(PlannedStmt* statement);
 // Seals the client connection (statement_seal.hpp) if `statement` reads rows for releases that
 // the session user may not read itself: a person-level plan (protected relations, DP-only access),
 // or a release plan over a table it has no SELECT on or whose row security hides rows from it
-// (a view's owner reads it). Before planning ends and at every executor phase of such a plan.
-void seal_if_reading_hidden_rows(const PlannedStmt* statement);
+// (a view's owner reads it). Before planning ends and at every executor phase of such a plan;
+// with `planning`, also any plan of a session that may make releases over such a table (a plain
+// query over a protected relation, refused only when it starts, has its plan dumped before).
+void seal_if_reading_hidden_rows(const PlannedStmt* statement, bool planning = false);
 
 // The refusals of a release that the plan alone decides, for an answer from the release cache:
 // it is given only where the release itself could be made (not to another role's code, not in a

@@ -335,7 +335,8 @@ Oid trusted_function_called(Node* node) {
 bool sets_session_setting(const Node* node) {
     if (!IsA(node, FuncExpr) || castNode(FuncExpr, node)->funcid != F_SET_CONFIG) return false;
     const List* arguments = castNode(FuncExpr, node)->args;
-    const Node* is_local = list_length(arguments) == 3 ? static_cast<const Node*>(lthird(arguments)) : nullptr;
+    const Node* is_local =
+        list_length(arguments) == 3 ? static_cast<const Node*>(lthird(arguments)) : nullptr;
     return is_local == nullptr || !IsA(is_local, Const) || castNode(Const, is_local)->constisnull ||
            !DatumGetBool(castNode(Const, is_local)->constvalue);
 }
@@ -346,24 +347,26 @@ bool sets_session_setting(const Node* node) {
 [[noreturn]] void refuse_session_setting(const Author& author) {
     const Oid untrusted = author.trusted ? innermost_untrusted() : InvalidOid;
     const char* function = OidIsValid(untrusted) ? get_func_name(untrusted) : nullptr;
-    const char* code = OidIsValid(untrusted)
-                           ? psprintf("function %s (owned by role \"%s\")", function != nullptr ? function : "?",
-                                      role_name(function_owner(untrusted)))
-                           : object_phrase(author);
+    const char* code = OidIsValid(untrusted) ? psprintf("function %s (owned by role \"%s\")",
+                                                        function != nullptr ? function : "?",
+                                                        role_name(function_owner(untrusted)))
+                                             : object_phrase(author);
     ereport(ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-             errmsg("%s may not change settings of a session of role \"%s\" with set_config(..., false)", code,
-                    role_name(GetSessionUserId())),
-             errdetail("A session-level setting (search_path, ...) would outlive the call and steer role \"%s\"'s "
-                       "later statements, as a SET would.",
-                       role_name(GetSessionUserId())),
+             errmsg("%s may not change settings of a session of role \"%s\" with set_config(..., false)",
+                    code, role_name(GetSessionUserId())),
+             errdetail(
+                 "A session-level setting (search_path, ...) would outlive the call and steer role \"%s\"'s "
+                 "later statements, as a SET would.",
+                 role_name(GetSessionUserId())),
              errhint("Use set_config(name, value, true) (SET LOCAL), which ends with the transaction.")));
 }
 
 bool walk_for_releases(Node* node, void* context) {
     if (node == nullptr) return false;
     const Author& author = *static_cast<Author*>(context);
-    if ((!author.trusted || untrusted_frames > 0) && sets_session_setting(node)) refuse_session_setting(author);
+    if ((!author.trusted || untrusted_frames > 0) && sets_session_setting(node))
+        refuse_session_setting(author);
     if (IsA(node, Aggref)) {
         if (!author.trusted) {
             const AggregateIdentity identity = identify_aggregate(castNode(Aggref, node)->aggfnoid);

@@ -4,6 +4,7 @@
 
 extern "C" {
 #include "access/parallel.h"
+#include "access/xact.h"
 #include "libpq/libpq.h"
 }
 
@@ -62,7 +63,59 @@ void sealed_putmessage_noblock(char type, const char* body, size_t length) {
 const PQcommMethods kSealedMethods = {sealed_comm_reset,      sealed_flush,      sealed_flush_if_writable,
                                       sealed_is_send_pending, sealed_putmessage, sealed_putmessage_noblock};
 
+// Size limits that would turn a data-dependent size into an error, lifted while sealed:
+// temp_file_limit, the admin's (superuser) limit on temporary files of sorts and hashes (the files
+// of a cursor over hidden rows stay open and count against it in later commands), and
+// citus.max_intermediate_result_size, a limit any user may set on the partial results of a
+// distributed plan, which follow the groups. Set at session level, so that no function's SET
+// clause ends it early (a rolled-back transaction undoes it with the files it lifted it for), and
+// reset when the seal ends. Not in parallel mode, where no setting may change (the statement's
+// planning and start lifted them before).
+constexpr const char* kCitusResultLimit = "citus.max_intermediate_result_size";
+bool lifted_temp_file_limit = false;
+bool lifted_citus_limit = false;
+
+void lift_size_limits() {
+    if (IsInParallelMode()) return;
+    if (temp_file_limit >= 0) {
+        (void)set_config_option("temp_file_limit", "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET, true, 0,
+                                false);
+        lifted_temp_file_limit = true;
+    }
+    const char* citus_limit = GetConfigOption(kCitusResultLimit, true, false);
+    if (citus_limit != nullptr && std::strcmp(citus_limit, "-1") != 0) {
+        (void)set_config_option(kCitusResultLimit, "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET, true, 0,
+                                false);
+        lifted_citus_limit = true;
+    }
+}
+
+}  // namespace
+
+// Back to the values of the configuration, role and database (RESET), once the seal has ended
+// (called when the next statement is parsed, planned or started: not while the protocol message
+// that ends the seal is sent).
+void restore_size_limits() {
+    if (sealed || IsInParallelMode() || IsAbortedTransactionBlockState()) return;
+    if (lifted_temp_file_limit) {
+        (void)set_config_option("temp_file_limit", nullptr, PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET, true, 0,
+                                false);
+        lifted_temp_file_limit = false;
+    }
+    if (lifted_citus_limit) {
+        (void)set_config_option(kCitusResultLimit, nullptr, PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET, true, 0,
+                                false);
+        lifted_citus_limit = false;
+    }
+}
+
+namespace {
+
 void unseal() {
+    // Inside a transaction block the seal lasts until it ends: the block's later commands may
+    // release what a cursor over hidden rows holds (temporary files closed by ROLLBACK TO
+    // SAVEPOINT report their sizes; the block's size limits stay lifted).
+    if (IsTransactionBlock()) return;
     sealed = false;
     own_notices = 0;
     // Taken out of the chain unless another module wrapped it since (it then passes through).
@@ -92,6 +145,7 @@ bool is_release_plan(const PlannedStmt* statement) {
 void seal_until_ready_for_query() {
     if (IsParallelWorker()) return;
     own_notices = 0;
+    lift_size_limits();
     if (!wrap_in_place) {
         wrapped_methods = PqCommMethods;
         PqCommMethods = &kSealedMethods;
@@ -101,29 +155,6 @@ void seal_until_ready_for_query() {
 }
 
 bool connection_sealed() { return sealed; }
-
-int lift_size_limits() {
-    // Citus refuses a distributed plan whose intermediate results outgrow this (any user may set
-    // it): the size of the partials follows the groups, dropped ones included.
-    constexpr const char* kCitusResultLimit = "citus.max_intermediate_result_size";
-    const char* citus_limit = GetConfigOption(kCitusResultLimit, true, false);
-    const bool lift_citus = citus_limit != nullptr && std::strcmp(citus_limit, "-1") != 0;
-    if (temp_file_limit < 0 && !lift_citus) return -1;
-    const int nest_level = NewGUCNestLevel();
-    if (temp_file_limit >= 0) {
-        (void)set_config_option("temp_file_limit", "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-                                false);
-    }
-    if (lift_citus) {
-        (void)set_config_option(kCitusResultLimit, "-1", PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-                                false);
-    }
-    return nest_level;
-}
-
-void restore_size_limits(int nest_level) {
-    if (nest_level >= 0) AtEOXact_GUC(true, nest_level);
-}
 
 void begin_own_notice() {
     if (sealed) own_notices = 1;

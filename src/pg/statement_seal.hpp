@@ -7,10 +7,10 @@
 // client connection. From the moment such a statement is planned or one of its executor phases
 // starts until the server next reports ready for query (ReadyForQuery), no notice of any severity
 // (LOG, DEBUG, INFO, NOTICE, WARNING) reaches the client, except pgdp's own; errors, rows and
-// every other protocol message pass unchanged. pgdp's own notices pass through send_own_notice.
+// every other protocol message pass unchanged; inside a transaction block the seal lasts until the
+// block ends. pgdp's own notices pass through begin_own_notice/end_own_notice.
 //
-// The statement's query id is cleared as well (plan hook), so that pg_stat_statements and other
-// modules keyed by it keep no block, row or time counters of protected statements.
+// Statistics of the statements are statement_statistics.hpp's.
 #pragma once
 
 #include "pg/postgres_headers.hpp"
@@ -26,19 +26,17 @@ namespace pgdp::pg {
 void mark_release_plan(PlannedStmt* statement);
 bool is_release_plan(const PlannedStmt* statement);
 
-// Seals the client connection until the next ReadyForQuery (no-op in parallel workers, whose
-// messages reach the client through the leader, and when already sealed).
+// Seals the client connection until the next ReadyForQuery outside a transaction block (no-op in
+// parallel workers, whose messages reach the client through the leader), and lifts the size
+// limits that would turn the size of a sort, hash or partial result over hidden rows into an
+// error (temp_file_limit, citus.max_intermediate_result_size) until the transaction ends.
 void seal_until_ready_for_query();
 
 // True while the client connection is sealed.
 bool connection_sealed();
 
-// Size limits that turn a data-dependent size into an error (temp_file_limit: the temporary files
-// of sorts and hashes over protected rows) are lifted while a protected plan runs: returns the GUC
-// nest level to end with restore_size_limits (-1: nothing lifted). An error ends it with the
-// transaction or subtransaction.
-int lift_size_limits();
-void restore_size_limits(int nest_level);
+// Resets the size limits lifted by the seal once it has ended (no-op while sealed).
+void restore_size_limits();
 
 // Lets the next notice through while sealed: call right before pgdp's own ereport(WARNING/NOTICE)
 // and end_own_notice() right after it (an allowance left by an error inside the ereport is

@@ -1,0 +1,56 @@
+#include "pg/statement_statistics.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "miscadmin.h"
+#include "parser/analyze.h"
+#include "storage/proc.h"
+}
+
+#include "pg/protected_relations.hpp"
+#include "pg/statement_seal.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+post_parse_analyze_hook_type previous_post_parse_analyze = nullptr;
+
+// Whether the session user may make releases here, decided once per transaction (a budget or a
+// grant given since applies from the next one).
+LocalTransactionId decided_in = InvalidLocalTransactionId;
+bool session_may_release = false;
+
+}  // namespace
+
+bool session_user_may_release() {
+    if (MyProc == nullptr) return false;
+    if (decided_in == MyProc->lxid) return session_may_release;
+    decided_in = MyProc->lxid;
+    session_may_release = false;
+    // A database without pgdp's schema has neither budgets nor grants (and pays one cache lookup).
+    if (!OidIsValid(get_namespace_oid("pgdp", true))) return false;
+    const Oid user = GetSessionUserId();
+    // Columns: pgdp.budgets 1 role; pgdp.access_grants 1 relation, 2 role.
+    session_may_release = catalog_has_oid("budgets", 1, user, InvalidOid, nullptr) ||
+                          catalog_has_oid("access_grants", 2, user, InvalidOid, nullptr);
+    return session_may_release;
+}
+
+namespace {
+
+void clear_query_id(ParseState* state, Query* query, JumbleState* jumble) {
+    if (previous_post_parse_analyze != nullptr) previous_post_parse_analyze(state, query, jumble);
+    restore_size_limits();
+    if (query->queryId == UINT64CONST(0) || IsAbortedTransactionBlockState()) return;
+    if (session_user_may_release()) query->queryId = UINT64CONST(0);
+}
+
+}  // namespace
+
+void install_statement_statistics_hook() {
+    previous_post_parse_analyze = post_parse_analyze_hook;
+    post_parse_analyze_hook = clear_query_id;
+}
+
+}  // namespace pgdp::pg

@@ -1,0 +1,21 @@
+// Statistics kept of analysts' statements (issue 20; docs/privacy.md "Server messages and
+// statistics"). pg_stat_statements and other modules keyed by the query id count the blocks, rows
+// and time of each statement, also of a statement that wraps a release (DO, CALL, CREATE TABLE
+// AS, COPY (query) TO, FETCH, an analyst's function called from SELECT, a trigger): those counters
+// follow the rows the release read. In a session whose user could make such releases (a budget
+// or DP-only access in this database) every statement's query id is cleared when it is parsed,
+// before any module's planner or executor hook sees it; release plans lose theirs in the plan hook
+// too (a release reached through an inlined SQL function).
+#pragma once
+
+#include "pg/postgres_headers.hpp"
+
+namespace pgdp::pg {
+
+void install_statement_statistics_hook();
+
+// True if the session user has a budget or DP-only access in this database (decided once per
+// transaction): a session that could make releases over rows it may not read.
+bool session_user_may_release();
+
+}  // namespace pgdp::pg
