@@ -12,7 +12,7 @@
 --   statistics  makes the server or a module keep counters the analyst can read: closed by the
 --               cleared query id (modules keyed by it) and pgdp.harden_statistics() (core views)
 --   resources   limits or paces work: a limit that turns a data-dependent size into an error is
---               lifted for protected executions (temp_file_limit); time remains (docs)
+--               lifted while the connection is sealed (temp_file_limit); time remains (docs)
 --   plan        changes how rows are read, not what is sent: plans of protected statements are
 --               never shown (EXPLAIN refused, messages sealed)
 --   session     formats values, names objects, sets transaction or session behaviour: nothing
@@ -30,12 +30,12 @@ VALUES
   ('backtrace_functions', 'messages', 'seal; the backtrace goes to the server log only'),
   ('escape_string_warning', 'messages', 'seal; warns about the statement''s text, not rows'),
   ('lc_messages', 'messages', 'language of messages, not their content'),
-  ('pg\_stat\_statements.%', 'statistics', 'query id cleared; track_planning with pg_stat_statements before pgdp in shared_preload_libraries is refused'),
+  ('pg\_stat\_statements.%', 'statistics', 'query id cleared for every statement of a session with a budget or DP-only access, at parse analysis'),
   ('track\_%', 'statistics', 'pgdp.harden_statistics() (core counters); query id cleared'),
   ('compute_query_id', 'statistics', 'query id cleared for protected statements'),
   ('stats_fetch_consistency', 'statistics', 'pgdp.harden_statistics()'),
   ('update_process_title', 'statistics', 'the process title shows the statement''s text, not rows'),
-  ('temp_file_limit', 'resources', 'lifted during protected executions: it turns the size of sorts and hashes into an error'),
+  ('temp_file_limit', 'resources', 'lifted while the connection is sealed: it turns the size of sorts and hashes into an error'),
   ('work_mem', 'resources', 'spills to disk: no error once temp_file_limit is lifted; time remains'),
   ('hash_mem_multiplier', 'resources', 'as work_mem'),
   ('maintenance_work_mem', 'resources', 'index builds and VACUUM, not releases'),
@@ -116,7 +116,7 @@ VALUES
   ('citus.worker_min_messages', 'messages', 'seal: workers'' messages reach the client through the coordinator'),
   ('citus.stat\_tenants\_log\_level', 'messages', 'seal'),
   ('citus.stat\_%', 'statistics', 'query id cleared (citus_stat_statements); citus_stat_tenants counts the analyst''s own queries by their tenant value, not rows'),
-  ('citus.max_intermediate_result_size', 'resources', 'lifted during protected executions: it turns the size of partial results into an error'),
+  ('citus.max_intermediate_result_size', 'resources', 'lifted while the connection is sealed: it turns the size of partial results into an error'),
   ('citus.max\_%', 'resources', 'connections, pools and background processes'),
   ('citus.cpu\_priority%', 'resources', 'process priority'),
   ('citus.node_connection_timeout', 'resources', 'connections'),
