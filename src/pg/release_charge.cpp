@@ -621,6 +621,16 @@ void check_executable(const SiteList& list) {
 // the portal (SPI_cursor_find, cursor_to_xml): a WITH HOLD cursor after commit, and portals that
 // run to completion into a store at the first fetch (RETURNING, data-modifying WITH).
 void refuse_stored_results(const PlannedStmt* statement, const char* aggregate) {
+    if (running_for_stored_protocol_portal()) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s cannot be computed by EXECUTE, FETCH or CALL in a portal of the extended protocol",
+                    aggregate),
+             errdetail("Such a portal stores all its rows at the first fetch, for later fetches by whoever "
+                       "can name it (pg_cursors lists it), also other roles' code in this session."),
+             errhint("Bind the prepared statement itself, or send EXECUTE as a simple query.")));
+    }
     if (ActivePortal == nullptr || !list_member_ptr(ActivePortal->stmts, statement)) return;
     if ((ActivePortal->cursorOptions & CURSOR_OPT_HOLD) != 0) {
         ereport(ERROR,

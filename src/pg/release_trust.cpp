@@ -1,6 +1,8 @@
 #include "pg/release_trust.hpp"
 
 extern "C" {
+#include "tcop/pquery.h"
+#include "utils/portal.h"
 #include "utils/fmgroids.h"
 #include "access/htup_details.h"
 #include "access/transam.h"
@@ -184,6 +186,9 @@ bool allowed_in_untrusted_frame(const Node* utility) {
     }
 }
 
+// Utility statements running for a visible PORTAL_UTIL_SELECT portal (the extended protocol's).
+int stored_portal_utilities = 0;
+
 void on_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
                 ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
                 DestReceiver* destination, QueryCompletion* completion) {
@@ -215,6 +220,10 @@ void on_utility(PlannedStmt* statement, const char* query_string, bool read_only
     }
     volatile const bool untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
     if (untrusted_call) push_frame(procedure, true);
+    volatile const bool stores = ActivePortal != nullptr && ActivePortal->visible &&
+                                 ActivePortal->strategy == PORTAL_UTIL_SELECT &&
+                                 context == PROCESS_UTILITY_TOPLEVEL;
+    if (stores) ++stored_portal_utilities;
     PG_TRY();
     {
         if (previous_process_utility != nullptr) {
@@ -228,9 +237,16 @@ void on_utility(PlannedStmt* statement, const char* query_string, bool read_only
     PG_FINALLY();
     {
         if (untrusted_call) pop_frame();
+        if (stores) --stored_portal_utilities;
     }
     PG_END_TRY();
 }
+
+}  // namespace
+
+bool running_for_stored_protocol_portal() { return stored_portal_utilities > 0; }
+
+namespace {
 
 const char* role_name(Oid role) {
     const char* name = GetUserNameFromId(role, true);
