@@ -143,3 +143,11 @@ VALUES
 $$;
 COMMENT ON FUNCTION pgdp.setting_channels() IS
     'What each setting (or LIKE pattern of settings) could reveal of protected rows, and what closes it (docs/privacy.md "Server messages and statistics")';
+
+-- The functions that may run on rows read with DP-only access (0.9, issue 20): built-in
+-- comparisons and widening casts pgdp has checked cannot raise an error for any input of their
+-- types (with a determined collation), and the functions above. Nothing else is accepted, a
+-- function an admin marked LEAKPROOF included (docs/privacy.md "No data-dependent errors").
+CREATE FUNCTION pgdp.row_safe_functions() RETURNS SETOF regprocedure
+AS 'MODULE_PATHNAME', 'pgdp_row_safe_functions' LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 150;
+COMMENT ON FUNCTION pgdp.row_safe_functions() IS 'The functions allowed on rows read with DP-only access (they cannot raise an error)';
