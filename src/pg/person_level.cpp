@@ -1137,6 +1137,7 @@ bool leaky_node(Node* node, void* context) {
         case T_CaseTestExpr:
         case T_CoalesceExpr:
         case T_RelabelType:
+        case T_CollateExpr:  // a label the planner removes; nothing runs
         case T_RowExpr:
         case T_TargetEntry:
             break;
