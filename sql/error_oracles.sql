@@ -137,20 +137,21 @@ SELECT releases AS before_releases FROM pgdp.my_budget \gset
 CREATE TABLE eo_alice.t (a text COLLATE "C", b text COLLATE "POSIX", n int);
 INSERT INTO eo_alice.t VALUES ('a', 'b', 1);
 -- A value that overflowed the per-unit numeric sum only when the victim matched: now both
--- thresholds release (the victim's saturated sum is clamped to the upper bound, as any sum over 1).
-SELECT dp_sum(CASE WHEN customer = 777 AND amount > 35 THEN 9e131071 ELSE 0 END, 0, 1, 1e6) AS victim_35
+-- thresholds release (the victim's saturated sum is clamped to the upper bound, as any sum over 1;
+-- epsilon 1e6 and rounding to 3 digits show the exact clamped totals).
+SELECT round(dp_sum(CASE WHEN customer = 777 AND amount > 35 THEN 9e131071 ELSE 0 END, 0, 1, 1e6), 3) AS victim_35
 FROM eo_sales, (VALUES (1), (2)) v(x);
-SELECT dp_sum(CASE WHEN customer = 777 AND amount > 45 THEN 9e131071 ELSE 0 END, 0, 1, 1e6) AS victim_45
+SELECT round(dp_sum(CASE WHEN customer = 777 AND amount > 45 THEN 9e131071 ELSE 0 END, 0, 1, 1e6), 3) AS victim_45
 FROM eo_sales, (VALUES (1), (2)) v(x);
 -- Variants: negative, the mean, grouped by a public key, a numeric column, many rows per unit,
 -- floats near their limit (summed as numeric), integers at their limit.
-SELECT dp_sum(CASE WHEN customer = 777 THEN -9e131071 ELSE 0 END, -1, 0, 1e6) AS negative FROM eo_sales, (VALUES (1), (2)) v(x);
+SELECT round(dp_sum(CASE WHEN customer = 777 THEN -9e131071 ELSE 0 END, -1, 0, 1e6), 3) AS negative FROM eo_sales, (VALUES (1), (2)) v(x);
 SELECT dp_mean(CASE WHEN customer = 777 THEN 9e131071 ELSE 0 END, 0, 1, 1e6) <= 1 AS mean FROM eo_sales, (VALUES (1), (2)) v(x);
-SELECT region, dp_sum(CASE WHEN customer = 777 THEN 9e131071 ELSE 0 END, 0, 1, 1e6) AS grouped
+SELECT region, round(dp_sum(CASE WHEN customer = 777 THEN 9e131071 ELSE 0 END, 0, 1, 1e6), 3) AS grouped
 FROM eo_sales, (VALUES (1), (2)) v(x) GROUP BY region HAVING dp_groups(1, 1e-6) ORDER BY region;
 SELECT dp_sum(CASE WHEN customer = 777 THEN 'Infinity'::numeric WHEN customer = 1 THEN '-Infinity' ELSE 'NaN' END, 0, 1, 1e6) IS NOT NULL AS infinities
 FROM eo_sales, (VALUES (1), (2)) v(x);
-SELECT dp_sum(CASE WHEN customer = 777 THEN '1.7976931348623157e308'::float8 ELSE 0 END, 0, 1, 1e6) AS float_limit
+SELECT round(dp_sum(CASE WHEN customer = 777 THEN '1.7976931348623157e308'::float8 ELSE 0 END, 0, 1, 1e6)::numeric, 3) AS float_limit
 FROM eo_sales, (VALUES (1), (2)) v(x);
 SELECT dp_sum(CASE WHEN customer = 777 THEN 2147483647 ELSE 0 END, 0, 1, 1e6) AS int_limit,
        dp_sum(CASE WHEN customer = 777 THEN 9223372036854775807 ELSE 0::bigint END, 0, 1, 1e6) AS bigint_limit
@@ -200,7 +201,7 @@ RESET SESSION AUTHORIZATION;
 -- With SELECT (no DP-only access) the numeric partial is saturated too: no overflow error.
 GRANT SELECT ON eo_sales TO eo_alice;
 SET SESSION AUTHORIZATION eo_alice;
-SELECT dp_sum(CASE WHEN customer = 777 THEN 9e131071 ELSE 0 END, 0, 1, 1e6) AS with_select FROM eo_sales, (VALUES (1), (2)) v(x);
+SELECT round(dp_sum(CASE WHEN customer = 777 THEN 9e131071 ELSE 0 END, 0, 1, 1e6), 3) AS with_select FROM eo_sales, (VALUES (1), (2)) v(x);
 RESET SESSION AUTHORIZATION;
 
 SET client_min_messages = warning;
