@@ -177,3 +177,10 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
     WHERE c.oid IN (SELECT oid FROM views) AND c.relnamespace = 'pg_catalog'::regnamespace AND c.relkind = 'v'
     ORDER BY 1, 2
 $$;
+-- The functions that may run on rows read with DP-only access (0.9, issue 20): built-in
+-- comparisons and widening casts pgdp has checked cannot raise an error for any input of their
+-- types (with a determined collation), and the functions above. Nothing else is accepted, a
+-- function an admin marked LEAKPROOF included (docs/privacy.md "No data-dependent errors").
+CREATE FUNCTION pgdp.row_safe_functions() RETURNS SETOF regprocedure
+AS 'MODULE_PATHNAME', 'pgdp_row_safe_functions' LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 150;
+COMMENT ON FUNCTION pgdp.row_safe_functions() IS 'The functions allowed on rows read with DP-only access (they cannot raise an error)';

@@ -1623,6 +1623,14 @@ CREATE FUNCTION pgdp.clamp(value float8, lower float8, upper float8) RETURNS flo
 AS 'MODULE_PATHNAME', 'pgdp_clamp_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.clamp(float8, float8, float8) IS 'value limited to [lower, upper], or NULL (NaN, lower > upper); never an error';
 
+-- The functions that may run on rows read with DP-only access (0.9, issue 20): built-in
+-- comparisons and widening casts pgdp has checked cannot raise an error for any input of their
+-- types (with a determined collation), and the functions above. Nothing else is accepted, a
+-- function an admin marked LEAKPROOF included (docs/privacy.md "No data-dependent errors").
+CREATE FUNCTION pgdp.row_safe_functions() RETURNS SETOF regprocedure
+AS 'MODULE_PATHNAME', 'pgdp_row_safe_functions' LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 150;
+COMMENT ON FUNCTION pgdp.row_safe_functions() IS 'The functions allowed on rows read with DP-only access (they cannot raise an error)';
+
 -- Statistics side channels (0.7): PostgreSQL shows every role the row counts and sizes of every
 -- table (pg_class.reltuples and relpages, the pg_stat_* and pg_statio_* views and the functions
 -- behind them, pg_relation_size). An admin who gives untrusted roles DP-only access can restrict

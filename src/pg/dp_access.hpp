@@ -2,8 +2,8 @@
 // (pgdp.access_grants) makes person-level releases over it without SELECT on it. The rewrite
 // (person_level.cpp) lets the executor read such a relation as its owner, as for a
 // security-barrier view, only in the units' level of an accepted person-level release whose
-// expressions over the rows are leakproof; the plan records it, and check_dp_access re-checks
-// the grant of the executing role when the plan starts (docs/privacy.md "Untrusted analysts").
+// expressions over the rows cannot fail (row_safe_functions.hpp); the plan records it, and check_dp_access
+// re-checks the grant of the executing role when the plan starts (docs/privacy.md "Untrusted analysts").
 #pragma once
 
 #include "pg/postgres_headers.hpp"

@@ -40,6 +40,7 @@ extern "C" {
 #include "pg/cpp_boundary.hpp"
 #include "pg/dp_access.hpp"
 #include "pg/release_trust.hpp"
+#include "pg/row_safe_functions.hpp"
 #include "pg/strong_random.hpp"
 #include "pg/protected_relations.hpp"
 #include "pg/query_trees.hpp"
@@ -289,22 +290,74 @@ Oid bounding_rank_function() { return pgdp_extension_function("bounding_rank", 0
 
 // ---- the rewrite ----------------------------------------------------------------------------
 
+// The largest magnitude a row's numeric value keeps in a unit's partial sum: 10^131000. A group
+// holds fewer than 2^63 < 10^19 rows (PostgreSQL counts them in int64), so a sum of such values
+// stays below 10^131019, inside numeric's range (10^131072): no partial sum can overflow into an
+// error ("value overflows numeric format" on one person's row was an oracle, issue 20). Only
+// finite values beyond it change (to +-10^131000): NaN and +-Infinity add without error.
+constexpr int numeric_saturation_exponent = 131000;
+
+Const* numeric_constant(const char* text) {
+    const Datum value = DirectFunctionCall3(numeric_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid),
+                                            Int32GetDatum(-1));
+    return makeConst(NUMERICOID, -1, InvalidOid, -1, value, false, false);
+}
+
+// CASE WHEN v > B AND v < 'Infinity' THEN B WHEN v < -B AND v > '-Infinity' THEN -B ELSE v END:
+// numeric comparisons cannot fail (NaN sorts above +Infinity, so it is kept as it is).
+Expr* saturated_numeric(Expr* value) {
+    char bound[32];
+    snprintf(bound, sizeof(bound), "1e%d", numeric_saturation_exponent);
+    char negative[32];
+    snprintf(negative, sizeof(negative), "-1e%d", numeric_saturation_exponent);
+    auto when = [&](const char* beyond, const char* limit, const char* within, const char* infinity) {
+        auto* clause = makeNode(CaseWhen);
+        clause->expr =
+            (Expr*)makeBoolExpr(AND_EXPR,
+                                list_make2(operator_clause(beyond, NUMERICOID, (Expr*)copyObjectImpl(value),
+                                                           (Expr*)numeric_constant(limit)),
+                                           operator_clause(within, NUMERICOID, (Expr*)copyObjectImpl(value),
+                                                           (Expr*)numeric_constant(infinity))),
+                                -1);
+        clause->result = (Expr*)numeric_constant(limit);
+        clause->location = -1;
+        return clause;
+    };
+    auto* saturated = makeNode(CaseExpr);
+    saturated->casetype = NUMERICOID;
+    saturated->casecollid = InvalidOid;
+    saturated->args = list_make2(when(">", bound, "<", "Infinity"), when("<", negative, ">", "-Infinity"));
+    saturated->defresult = value;
+    saturated->location = -1;
+    return (Expr*)saturated;
+}
+
 // Level 1's partial for one call: the unit's sum (dp_sum) or mean (dp_mean) of the value, in the
-// type PostgreSQL's sum/avg give it (exact: numeric for bigint sums and integer means). With
-// DP-only access float values are summed as numeric, which cannot overflow into an error.
+// type PostgreSQL's sum/avg give it (exact: numeric for bigint sums and integer means). No
+// partial can raise an error for any rows (issue 20): numeric values are saturated at 10^131000
+// (above); with DP-only access float values are summed as numeric (a float sum overflows into an
+// error) and smallint/integer values as bigint, whose sum and mean PostgreSQL keeps in 128 bits
+// (a sum of integers as bigint overflows into an error in a parallel plan's combine step after
+// 2^32 rows of one unit).
 Aggref* unit_partial(const Aggref* call, AggregateKind kind, bool dp_only) {
-    Expr* value = linitial_node(TargetEntry, call->args)->expr;
+    Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
     Oid value_type = exprType((Node*)value);
     if (dp_only && (value_type == FLOAT4OID || value_type == FLOAT8OID)) {
-        value = (Expr*)coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, NUMERICOID,
-                                             -1, COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
+        value = (Expr*)coerce_to_target_type(nullptr, (Node*)value, value_type, NUMERICOID, -1,
+                                             COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
         value_type = NUMERICOID;
+    } else if (value_type == NUMERICOID) {
+        value = saturated_numeric(value);
+    } else if (dp_only && (value_type == INT2OID || value_type == INT4OID)) {
+        value = (Expr*)coerce_to_target_type(nullptr, (Node*)value, value_type, INT8OID, -1,
+                                             COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
+        value_type = INT8OID;
     }
     const char* name = kind == AggregateKind::Sum ? "sum" : "avg";
     // pg_catalog's own aggregates, whatever the search_path: the partial must be built-in code.
     const Oid function = LookupFuncName(
         list_make2(makeString(pstrdup("pg_catalog")), makeString(pstrdup(name))), 1, &value_type, false);
-    return builtin_aggregate(function, get_func_rettype(function), (Expr*)copyObjectImpl(value), nullptr);
+    return builtin_aggregate(function, get_func_rettype(function), value, nullptr);
 }
 
 // The call over the unit partial: the same aggregate (by name) for the partial's type, cast back
@@ -1014,18 +1067,63 @@ Expr* joined_unit(Query* level, List* entries, const char* name) {
 // ---- DP-only access: expressions over the rows ----------------------------------------------
 
 // A role with DP-only access learns from a query only its releases: an expression evaluated on
-// protected rows must not fail, wait or act depending on them. Accepted: constants, parameters,
-// columns, and functions and operators PostgreSQL marks LEAKPROOF (pgdp's own safe functions are);
-// everything else (a division, a cast that may fail, pg_sleep, a subquery, a user's function) is
-// refused, naming the function. *context: the function found (InvalidOid for another construct).
+// protected rows must not fail, wait or act depending on them (issue 20: an error on some rows and
+// not others is an oracle). Accepted: constants, parameters, columns, a few constructs that cannot
+// fail, and calls of functions on pgdp's allow-list (row_safe_functions.hpp) with a determined
+// collation when an argument is collatable; everything else (a division, a cast that may fail,
+// pg_sleep, a subquery, a user's function, a function an admin marked LEAKPROOF) is refused,
+// naming the function.
+struct LeakyFound {
+    Oid function;       // the function found (InvalidOid for another construct)
+    bool no_collation;  // the function is on the list but its collation is undetermined
+};
+
 bool leaky_function(Oid function, void* context) {
-    if (get_func_leakproof(function)) return false;
-    *static_cast<Oid*>(context) = function;
+    if (row_safe_function(function)) return false;
+    static_cast<LeakyFound*>(context)->function = function;
     return true;
+}
+
+// True if some argument of the call has a collatable type: its comparison needs a collation.
+bool has_collatable_argument(List* arguments) {
+    ListCell* cell;
+    foreach (cell, arguments) {
+        if (type_is_collatable(exprType(static_cast<Node*>(lfirst(cell))))) return true;
+    }
+    return false;
+}
+
+List* call_arguments(Node* node) {
+    switch (nodeTag(node)) {
+        case T_FuncExpr:
+            return castNode(FuncExpr, node)->args;
+        case T_OpExpr:
+        case T_DistinctExpr:
+        case T_NullIfExpr:
+            return reinterpret_cast<OpExpr*>(node)->args;
+        case T_ScalarArrayOpExpr:
+            return castNode(ScalarArrayOpExpr, node)->args;
+        default:
+            return NIL;
+    }
+}
+
+// The function of a call node (its operator's), for naming it in the refusal.
+Oid call_function(Node* node) {
+    Oid found = InvalidOid;
+    (void)check_functions_in_node(
+        node,
+        +[](Oid function, void* context) {
+            *static_cast<Oid*>(context) = function;
+            return true;
+        },
+        &found);
+    return found;
 }
 
 bool leaky_node(Node* node, void* context) {
     if (node == nullptr) return false;
+    auto* found = static_cast<LeakyFound*>(context);
     switch (nodeTag(node)) {
         case T_Var:
         case T_Const:
@@ -1039,6 +1137,7 @@ bool leaky_node(Node* node, void* context) {
         case T_CaseTestExpr:
         case T_CoalesceExpr:
         case T_RelabelType:
+        case T_CollateExpr:  // a label the planner removes; nothing runs
         case T_RowExpr:
         case T_TargetEntry:
             break;
@@ -1047,7 +1146,7 @@ bool leaky_node(Node* node, void* context) {
             // ("matching dimensions") exactly when one person's row was present (review4 red team):
             // a multidimensional array fails on sub-arrays of unequal dimensions.
             if (castNode(ArrayExpr, node)->multidims) {
-                *static_cast<Oid*>(context) = InvalidOid;
+                found->function = InvalidOid;
                 return true;
             }
             break;
@@ -1057,30 +1156,53 @@ bool leaky_node(Node* node, void* context) {
         case T_NullIfExpr:
         case T_ScalarArrayOpExpr:
         case T_CoerceViaIO:
-            // Every function the node calls (an operator's function, the I/O functions of a cast).
+            // Every function the node calls (an operator's function, the I/O functions of a cast)
+            // must be on the allow-list.
             if (check_functions_in_node(node, leaky_function, context)) return true;
+            // texteq raises "could not determine which collation to use" when the parser left the
+            // collation undetermined (two columns of different implicit collations): at run time,
+            // and only if some row reaches it (issue 20). Refused here, before any row is read.
+            if (!OidIsValid(exprInputCollation(node)) && has_collatable_argument(call_arguments(node))) {
+                found->function = call_function(node);
+                found->no_collation = true;
+                return true;
+            }
             break;
         default:
-            // A subquery, an aggregate, a window function, a domain check, GREATEST/LEAST, ...
-            *static_cast<Oid*>(context) = InvalidOid;
+            // A subquery, an aggregate, a window function, a domain check, GREATEST/LEAST, a row
+            // comparison, array subscripting, an array cast, ...
+            found->function = InvalidOid;
             return true;
     }
     return expression_tree_walker(node, walker_cast(leaky_node), context);
 }
 
-[[noreturn]] void refuse_leaky(const char* relation, const char* where, Oid function) {
+[[noreturn]] void refuse_leaky(const char* relation, const char* where, const LeakyFound& found) {
+    if (found.no_collation) {
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("with DP-only access to \"%s\", the %s calls %s without a determined collation",
+                        relation, where, format_procedure(found.function)),
+                 errdetail("Its arguments have different implicit collations: the call would raise an error "
+                           "on the rows that reach it, which would show them beside the release."),
+                 errhint("Name the collation (COLLATE \"C\") on one of its arguments.")));
+    }
     ereport(
         ERROR,
         (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-         errmsg("with DP-only access to \"%s\", the %s may use only leakproof functions", relation, where),
-         OidIsValid(function)
-             ? errdetail("%s is not LEAKPROOF: it may fail, wait or act depending on a person's values, "
-                         "which would show them beside the release.",
-                         format_procedure(function))
+         errmsg("with DP-only access to \"%s\", the %s may use only functions that cannot fail", relation,
+                where),
+         OidIsValid(found.function)
+             ? errdetail(
+                   "%s is not on pgdp's list of functions that cannot raise an error for any input "
+                   "(pgdp.row_safe_functions()): it may fail, wait or act depending on a person's values, "
+                   "which would show them beside the release. A LEAKPROOF label is not enough.",
+                   format_procedure(found.function))
              : errdetail("It holds a construct that may fail or read other data depending on a person's "
-                         "values (a subquery, a domain check, GREATEST or LEAST, a nested aggregate)."),
-         errhint("Use comparisons and pgdp's safe functions (docs/privacy.md \"Untrusted analysts\"); "
-                 "compute anything else from the releases.")));
+                         "values (a subquery, a domain check, GREATEST or LEAST, a row comparison, array "
+                         "subscripting, a nested aggregate)."),
+         errhint("Use comparisons, widening casts and pgdp's safe functions (pgdp.row_safe_functions(), "
+                 "docs/privacy.md \"Untrusted analysts\"); compute anything else from the releases.")));
 }
 
 // leaky_node over a whole query tree beside the protected rows (a subquery or view in FROM, a
@@ -1117,7 +1239,7 @@ bool leaky_in_query(Node* node, void* context) {
 void check_leakproof_joins(Node* item, const char* name) {
     if (item == nullptr || !IsA(item, JoinExpr)) return;
     const JoinExpr* join = castNode(JoinExpr, item);
-    Oid function = InvalidOid;
+    LeakyFound function{InvalidOid, false};
     if (leaky_node(join->quals, &function)) refuse_leaky(name, "join condition", function);
     check_leakproof_joins(join->larg, name);
     check_leakproof_joins(join->rarg, name);
@@ -1126,7 +1248,7 @@ void check_leakproof_joins(Node* item, const char* name) {
 // Refuses leaky expressions evaluated on the rows of a level read with DP-only access: join and
 // WHERE conditions, group keys, and the values of the calls.
 void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, const char* name) {
-    Oid function = InvalidOid;
+    LeakyFound function{InvalidOid, false};
     // A LATERAL item of FROM (a function, subquery or table function; the parser marks every one
     // that names the level's columns) runs its code on each row: `FROM sales, LATERAL f(sales.note)`
     // handed every row to the analyst's function, and `LATERAL generate_series(1, 1 / (x - 777))`
@@ -1174,8 +1296,19 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
     ListCell* cell;
     foreach (cell, level->jointree->fromlist) check_leakproof_joins(static_cast<Node*>(lfirst(cell)), name);
     foreach (cell, shape.keys) {
-        if (leaky_node(static_cast<Node*>(lfirst(cell)), &function))
-            refuse_leaky(name, "GROUP BY key", function);
+        Node* key = static_cast<Node*>(lfirst(cell));
+        if (leaky_node(key, &function)) refuse_leaky(name, "GROUP BY key", function);
+        // Grouping hashes and compares the key with its collation: undetermined, the first row
+        // raises an error (and no row none).
+        if (type_is_collatable(exprType(key)) && !OidIsValid(exprCollation(key))) {
+            ereport(
+                ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("with DP-only access to \"%s\", a GROUP BY key has no determined collation", name),
+                 errdetail("Grouping by it would raise an error on the first row, which would show "
+                           "that rows exist beside the release."),
+                 errhint("Name the key's collation (COLLATE \"C\").")));
+        }
     }
     foreach (cell, calls) {
         const Aggref* call = static_cast<const Aggref*>(lfirst(cell));
