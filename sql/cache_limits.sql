@@ -16,9 +16,15 @@ SELECT (pgdp.set_refresh_policy('limit_sales')).policy;
 CREATE FUNCTION pg_temp.charged(who name) RETURNS bigint LANGUAGE sql AS $$
     SELECT count(*) FROM pgdp.ledger l WHERE l.role = who::regrole
 $$;
--- Bytes stored for a role (what pgdp.release_cache_max_role_bytes bounds: each cell's binary form
--- and its 4-byte length).
+-- Bytes stored for a role (what pgdp.release_cache_max_role_bytes bounds, and per entry
+-- pgdp.release_cache_max_entry_bytes): each entry's statement text and epochs with 8 bytes of
+-- lengths, and each cell's binary form with its 4-byte length.
 CREATE FUNCTION pg_temp.stored(who name) RETURNS bigint LANGUAGE sql AS $$
+    SELECT coalesce(sum(octet_length(e.query_text) + octet_length(e.epochs) + 8 +
+                        (SELECT coalesce(sum(octet_length(c) + 4), 0) FROM unnest(e.result_cells) c)), 0)
+    FROM pgdp.release_cache e WHERE e.released_by = who::regrole
+$$;
+CREATE FUNCTION pg_temp.cell_bytes(who name) RETURNS bigint LANGUAGE sql AS $$
     SELECT coalesce(sum(octet_length(c) + 4), 0) FROM pgdp.release_cache, unnest(result_cells) c
     WHERE released_by = who::regrole
 $$;
@@ -34,38 +40,67 @@ SET pgdp.release_cache_lock_timeout = 0;
 RESET SESSION AUTHORIZATION;
 
 -- Per entry: 50 groups x 2 columns (int4 key, float8 release) are 50 x (8 + 12) = 1000 bytes of
--- cells (binary forms with their 4-byte lengths); a bound of 999 bytes refuses to store it, 1000
--- stores it. (The 50 released rows themselves go to /dev/null: noise.)
-SET pgdp.release_cache_max_entry_bytes = 999;
+-- cells (binary forms with their 4-byte lengths), plus the statement's text and epochs. Measured
+-- once (stored, then purged): a bound one byte below the entry refuses to store it, a bound of its
+-- size stores it. (The 50 released rows themselves go to /dev/null: noise.)
 SET SESSION AUTHORIZATION limit_ana;
 \o /dev/null
 SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
 \o
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.stored('limit_ana') AS ana_entry \gset
+SELECT pg_temp.cell_bytes('limit_ana') AS cell_bytes,
+       :ana_entry - pg_temp.cell_bytes('limit_ana') BETWEEN 70 AND 100 AS text_and_epochs_counted;
+SELECT pgdp.purge_cache() > 0 AS purged;
+SELECT set_config('pgdp.release_cache_max_entry_bytes', (:ana_entry - 1)::text, false) IS NOT NULL AS set;
+SET SESSION AUTHORIZATION limit_ana;
+SET client_min_messages = error;  -- the WARNING names the bound, which depends on the epochs' text
+\o /dev/null
+SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
+\o
 SELECT pgdp.answered_from_cache() AS from_cache;
+\o /dev/null
+SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
+\o
+SELECT pgdp.answered_from_cache() AS from_cache;
+RESET client_min_messages;
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.charged('limit_ana') AS ana_charged, pg_temp.stored('limit_ana') AS ana_stored;
+SELECT set_config('pgdp.release_cache_max_entry_bytes', :ana_entry::text, false) IS NOT NULL AS set;
+SET SESSION AUTHORIZATION limit_ana;
+\o /dev/null
+SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
+\o
 \o /dev/null
 SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
 \o
 SELECT pgdp.answered_from_cache() AS from_cache;
 RESET SESSION AUTHORIZATION;
-SELECT pg_temp.charged('limit_ana') AS ana_charged, pg_temp.stored('limit_ana') AS ana_stored;
-SET pgdp.release_cache_max_entry_bytes = 1000;
+SELECT pg_temp.charged('limit_ana') AS ana_charged, pg_temp.stored('limit_ana') = :ana_entry AS ana_stored_one_entry;
+-- The WARNING, with a bound below any entry. A statement made long by a comment is refused for
+-- its text alone (the red team stored 3 MB of comment beside 5 bytes of cells).
+SET pgdp.release_cache_max_entry_bytes = 10;
 SET SESSION AUTHORIZATION limit_ana;
 \o /dev/null
-SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
+SELECT region, dp_count(4.0) FROM limit_sales GROUP BY region;
 \o
-\o /dev/null
-SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
-\o
+RESET SESSION AUTHORIZATION;
+SELECT set_config('pgdp.release_cache_max_entry_bytes', (:ana_entry + 100)::text, false) IS NOT NULL AS set;
+SET SESSION AUTHORIZATION limit_ana;
+SELECT format('SELECT dp_count(4.0) > -1e9 AS released /* %s */ FROM limit_sales', repeat('x', 5000)) AS padded \gset
+SET client_min_messages = error;
+:padded;
+:padded;
+RESET client_min_messages;
 SELECT pgdp.answered_from_cache() AS from_cache;
 RESET SESSION AUTHORIZATION;
-SELECT pg_temp.charged('limit_ana') AS ana_charged, pg_temp.stored('limit_ana') AS ana_stored;
 RESET pgdp.release_cache_max_entry_bytes;
 
--- Per role: bob may store two such entries (2010 bytes). The third is returned, charged and not stored; the first
+-- Per role: bob may store two such entries (two entries' bytes and 10). The third is returned, charged and not stored; the first
 -- two are still answered from the cache; another role is not affected by bob's use.
-SELECT pg_temp.stored('limit_ana') AS ana_entry \gset
 SELECT set_config('pgdp.release_cache_max_role_bytes', (2 * :ana_entry + 10)::text, false) IS NOT NULL AS set;
 SET SESSION AUTHORIZATION limit_bob;
+SET client_min_messages = error;  -- the WARNING names the role's bytes, which depend on the epochs' text
 \o /dev/null
 SELECT region, dp_count(1.0) FROM limit_sales GROUP BY region;
 \o
@@ -87,6 +122,7 @@ SELECT pgdp.answered_from_cache() AS from_cache;
 SELECT region, dp_count(2.0) FROM limit_sales GROUP BY region;
 \o
 SELECT pgdp.answered_from_cache() AS from_cache;
+RESET client_min_messages;
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('limit_bob') AS bob_charged, pg_temp.stored('limit_bob') <= 2 * :ana_entry + 10 AS bob_within,
        (SELECT count(*) FROM pgdp.release_cache WHERE released_by = 'limit_bob'::regrole) AS bob_entries;

@@ -342,16 +342,20 @@ Expr* saturated_numeric(Expr* value) {
 Aggref* unit_partial(const Aggref* call, AggregateKind kind, bool dp_only) {
     Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
     Oid value_type = exprType((Node*)value);
-    if (dp_only && (value_type == FLOAT4OID || value_type == FLOAT8OID)) {
+    // Per-unit partials that cannot overflow into an error on any input (an error only when one
+    // person's rows match a condition would tell that they do), in every person-level level:
+    // floats summed as numeric (sum and avg of float8 raise past 1.8e308, avg already on one value
+    // of 1e200 through its sum of squares), numeric capped per row. Integers keep PostgreSQL's
+    // sums (int2/int4 in 64 bits, int8 in 128 bits as numeric): an int4 sum overflows only past
+    // 2^32 rows of one unit in one group, more than a statement reads in practice, and an integer
+    // partial keeps its release integral (no rounding charged to the sensitivity).
+    (void)dp_only;
+    if (value_type == FLOAT4OID || value_type == FLOAT8OID) {
         value = (Expr*)coerce_to_target_type(nullptr, (Node*)value, value_type, NUMERICOID, -1,
                                              COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
         value_type = NUMERICOID;
     } else if (value_type == NUMERICOID) {
         value = saturated_numeric(value);
-    } else if (dp_only && (value_type == INT2OID || value_type == INT4OID)) {
-        value = (Expr*)coerce_to_target_type(nullptr, (Node*)value, value_type, INT8OID, -1,
-                                             COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
-        value_type = INT8OID;
     }
     const char* name = kind == AggregateKind::Sum ? "sum" : "avg";
     // pg_catalog's own aggregates, whatever the search_path: the partial must be built-in code.

@@ -728,15 +728,19 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
                 cutoff, nullptr, false, 0);
         }
         // The role's stored bytes (its entries but the one this replaces) plus this entry's, counted
-        // like copied_bytes: each cell's binary form with its 4-byte length.
+        // like copied_bytes: the statement's text, the epochs and each cell's binary form, each
+        // with its 4-byte length.
         Oid used_types[3] = {OIDOID, TEXTOID, BYTEAOID};
         Datum used_values[3] = {ObjectIdGetDatum(GetSessionUserId()), values[0], values[1]};
-        if (SPI_execute_with_args("SELECT COALESCE(pg_catalog.sum(pg_catalog.octet_length(c) "
-                                  "OPERATOR(pg_catalog.+) 4), 0)::int8 "
-                                  "FROM pgdp.release_cache, pg_catalog.unnest(result_cells) c "
-                                  "WHERE released_by OPERATOR(pg_catalog.=) $1 AND NOT "
-                                  "(scope OPERATOR(pg_catalog.=) $2 AND cache_key OPERATOR(pg_catalog.=) $3)",
-                                  3, used_types, used_values, nullptr, true, 1) != SPI_OK_SELECT ||
+        if (SPI_execute_with_args(
+                "SELECT COALESCE(pg_catalog.sum(pg_catalog.octet_length(e.query_text) "
+                "OPERATOR(pg_catalog.+) pg_catalog.octet_length(e.epochs) OPERATOR(pg_catalog.+) 8 "
+                "OPERATOR(pg_catalog.+) (SELECT COALESCE(pg_catalog.sum(pg_catalog.octet_length(c) "
+                "OPERATOR(pg_catalog.+) 4), 0) FROM pg_catalog.unnest(e.result_cells) c)), 0)::int8 "
+                "FROM pgdp.release_cache e "
+                "WHERE e.released_by OPERATOR(pg_catalog.=) $1 AND NOT "
+                "(e.scope OPERATOR(pg_catalog.=) $2 AND e.cache_key OPERATOR(pg_catalog.=) $3)",
+                3, used_types, used_values, nullptr, true, 1) != SPI_OK_SELECT ||
             SPI_processed != 1) {
             elog(ERROR, "pgdp: reading the role's release cache use failed");
         }
@@ -815,11 +819,11 @@ void cache_executor_end(QueryDesc* query) {
         begin_own_notice();
         ereport(WARNING,
                 (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-                 errmsg("pgdp did not store the release in the release cache: its result exceeds "
-                        "pgdp.release_cache_max_entry_bytes (%d bytes)",
+                 errmsg("pgdp did not store the release in the release cache: its statement text and result "
+                        "exceed pgdp.release_cache_max_entry_bytes (%d bytes)",
                         cache_max_entry_bytes),
                  errdetail("The release was made and charged; a repeat will be released and charged again."),
-                 errhint("Ask for fewer or smaller rows, or ask an admin to raise "
+                 errhint("Ask for fewer or smaller rows with a shorter statement, or ask an admin to raise "
                          "pgdp.release_cache_max_entry_bytes.")));
         end_own_notice();
     }
@@ -987,7 +991,16 @@ bool answer_from_release_cache(QueryDesc* query) {
         return false;
     }
     if (load_answer(query, key)) return latest_answer_cached = true;
-    (void)new_execution(query, Mode::Storing, key);
+    CacheExecution* storing = new_execution(query, Mode::Storing, key);
+    // The entry's bytes count the statement's text it stores (a comment can make it megabytes)
+    // and its epochs, like the cells: with its 4-byte length.
+    storing->copied_bytes =
+        static_cast<int64>(std::strlen(query->sourceText != nullptr ? query->sourceText : "")) +
+        static_cast<int64>(std::strlen(key.epochs)) + 8;
+    if (storing->copied_bytes > static_cast<int64>(cache_max_entry_bytes)) {
+        storing->mode = Mode::Abandoned;
+        storing->too_large = true;
+    }
     return false;
 }
 
