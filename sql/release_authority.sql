@@ -152,7 +152,9 @@ SELECT authz_spent('authz_bob') AS bob_unchanged, (SELECT count(*) FROM authz_ev
 
 -- Built-in functions that run SQL (query_to_xml), and code the executor runs outside any plan
 -- (CHECK constraints, trigger WHEN clauses, domain constraints), in eve's objects: a query
--- started inside a statement that uses a table, view or domain of eve's makes no release.
+-- started inside a statement that uses a table, view or domain of eve's makes no release. A
+-- trusted function (an admin's) called from eve's CHECK or domain constraint is refused when bob's
+-- statement is planned (0.9: constraints and trigger conditions are walked like column defaults).
 SET SESSION AUTHORIZATION authz_eve;
 CREATE TABLE authz_eve.mailbox (note text, loot text DEFAULT query_to_xml(
     'SELECT dp_count(0.5) AS n FROM public.authz_data', true, false, '')::text);

@@ -933,6 +933,7 @@ void charging_executor_start(QueryDesc* query, int eflags) {
     // Before any module's executor code runs: a cached plan is not planned again.
     restore_size_limits();
     seal_if_reading_hidden_rows(query->plannedstmt);
+    clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
     if (previous_executor_start != nullptr) {
         previous_executor_start(query, eflags);
     } else {

@@ -1,6 +1,9 @@
 #include "pg/release_trust.hpp"
 
 extern "C" {
+#include "nodes/execnodes.h"
+#include "utils/typcache.h"
+#include "catalog/pg_aggregate.h"
 #include "tcop/pquery.h"
 #include "utils/portal.h"
 #include "utils/fmgroids.h"
@@ -125,7 +128,7 @@ void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
     }
 }
 
-void check_column_defaults(Oid table);
+void check_column_defaults(Oid table, bool deletes = false);
 Oid owner_of_relation(Oid relation);
 Oid function_owner(Oid function);
 const char* role_name(Oid role);
@@ -272,20 +275,35 @@ Oid owner_of_relation(Oid relation) {
 // Plan-time walk: who wrote the part of the query being walked.
 struct Author {
     bool trusted;
-    const char* kind;      // "view", "row-security policy", "column default", "rule"
-    const char* relation;  // how the object relates to its relation: "", " on table", " of table"
-    Oid object;            // the view or table (InvalidOid for a rule)
+    const char* kind;         // "view", "row-security policy", "column default", "rule"
+    const char* relation;     // how the object relates to its relation: "", " on table", " of table"
+    Oid object;               // the view or table (InvalidOid for a rule)
+    Oid domain = InvalidOid;  // the domain of a domain constraint
 };
 
 void check_query_as(Query* query, Author author);
 
+// The owner of the author's object (a relation or a domain).
+Oid author_owner(const Author& author) {
+    if (OidIsValid(author.domain)) {
+        HeapTuple tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(author.domain));
+        if (!HeapTupleIsValid(tuple)) return InvalidOid;
+        const Oid owner = ((Form_pg_type)GETSTRUCT(tuple))->typowner;
+        ReleaseSysCache(tuple);
+        return owner;
+    }
+    return OidIsValid(author.object) ? owner_of_relation(author.object) : InvalidOid;
+}
+
 const char* object_phrase(const Author& author) {
+    if (OidIsValid(author.domain))
+        return psprintf("%s of domain %s", author.kind, format_type_be(author.domain));
     const char* object = OidIsValid(author.object) ? get_rel_name(author.object) : nullptr;
     return object != nullptr ? psprintf("%s%s \"%s\"", author.kind, author.relation, object) : author.kind;
 }
 
 [[noreturn]] void refuse_author(const Author& author, const char* aggregate) {
-    const Oid owner = OidIsValid(author.object) ? owner_of_relation(author.object) : InvalidOid;
+    const Oid owner = author_owner(author);
     ereport(
         ERROR,
         (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -332,7 +350,7 @@ Oid trusted_function_called(Node* node) {
 }
 
 [[noreturn]] void refuse_invocation(const Author& author, Oid function) {
-    const Oid owner = OidIsValid(author.object) ? owner_of_relation(author.object) : InvalidOid;
+    const Oid owner = author_owner(author);
     const char* name = get_func_name(function);
     ereport(ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -378,11 +396,59 @@ bool sets_session_setting(const Node* node) {
              errhint("Use set_config(name, value, true) (SET LOCAL), which ends with the transaction.")));
 }
 
+// An aggregate of a role the session does not trust whose support functions include set_config:
+// the executor calls them without any function frame (built-in functions have none), with
+// arguments the aggregate's owner chose.
+bool aggregate_sets_settings(Oid aggregate) {
+    if (aggregate < FirstNormalObjectId) return false;
+    HeapTuple proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(aggregate));
+    if (!HeapTupleIsValid(proc)) return false;
+    const Oid owner = ((Form_pg_proc)GETSTRUCT(proc))->proowner;
+    ReleaseSysCache(proc);
+    if (is_trusted_author(owner)) return false;
+    HeapTuple tuple = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggregate));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const Form_pg_aggregate form = (Form_pg_aggregate)GETSTRUCT(tuple);
+    const Oid support[] = {form->aggtransfn,  form->aggfinalfn,     form->aggcombinefn,
+                           form->aggmtransfn, form->aggminvtransfn, form->aggmfinalfn};
+    ReleaseSysCache(tuple);
+    for (const Oid function : support) {
+        if (function == F_SET_CONFIG) return true;
+    }
+    return false;
+}
+
+void walk_as(Node* node, Author author);
+
+// The CHECK constraints of a domain of a role the session does not trust (and of the domains it
+// is based on), evaluated wherever a value is coerced to it: walked as that role's code.
+void check_domain_constraints(Oid type) {
+    if (getBaseType(type) == type) return;  // not a domain
+    HeapTuple tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+    if (!HeapTupleIsValid(tuple)) return;
+    const Oid owner = ((Form_pg_type)GETSTRUCT(tuple))->typowner;
+    ReleaseSysCache(tuple);
+    if (is_trusted_author(owner)) return;
+    auto* reference = static_cast<DomainConstraintRef*>(palloc0(sizeof(DomainConstraintRef)));
+    InitDomainConstraintRef(type, reference, CurrentMemoryContext, false);
+    ListCell* cell;
+    foreach (cell, reference->constraints) {
+        const auto* constraint = static_cast<const DomainConstraintState*>(lfirst(cell));
+        if (constraint->constrainttype == DOM_CONSTRAINT_CHECK && constraint->check_expr != nullptr)
+            walk_as((Node*)constraint->check_expr, Author{false, "domain constraint", "", InvalidOid, type});
+    }
+}
+
 bool walk_for_releases(Node* node, void* context) {
     if (node == nullptr) return false;
     const Author& author = *static_cast<Author*>(context);
     if ((!author.trusted || untrusted_frames > 0) && sets_session_setting(node))
         refuse_session_setting(author);
+    if (IsA(node, CoerceToDomain)) check_domain_constraints(castNode(CoerceToDomain, node)->resulttype);
+    if ((IsA(node, Aggref) && aggregate_sets_settings(castNode(Aggref, node)->aggfnoid)) ||
+        (IsA(node, WindowFunc) && aggregate_sets_settings(castNode(WindowFunc, node)->winfnoid))) {
+        refuse_session_setting(Author{false, "aggregate", "", InvalidOid});
+    }
     if (IsA(node, Aggref)) {
         if (!author.trusted) {
             const AggregateIdentity identity = identify_aggregate(castNode(Aggref, node)->aggfnoid);
@@ -428,13 +494,26 @@ Oid view_of(const Query* subquery) {
 
 // The column defaults of a table another role owns: an INSERT (or UPDATE ... DEFAULT, COPY FROM)
 // evaluates them in the session.
-void check_column_defaults(Oid table) {
+// Also its CHECK constraints and the WHEN conditions of its triggers, which the write evaluates too
+// (deletes: the triggers only).
+void check_column_defaults(Oid table, bool deletes) {
     Relation relation = RelationIdGetRelation(table);
     if (relation == nullptr) return;
     const TupleConstr* constraints = relation->rd_att->constr;
-    for (int i = 0; constraints != nullptr && i < constraints->num_defval; ++i) {
+    for (int i = 0; !deletes && constraints != nullptr && i < constraints->num_defval; ++i) {
         walk_as(static_cast<Node*>(stringToNode(constraints->defval[i].adbin)),
                 Author{false, "column default", " of table", table});
+    }
+    for (int i = 0; !deletes && constraints != nullptr && i < constraints->num_check; ++i) {
+        walk_as(static_cast<Node*>(stringToNode(constraints->check[i].ccbin)),
+                Author{false, "check constraint", " of table", table});
+    }
+    const TriggerDesc* triggers = relation->trigdesc;
+    for (int i = 0; triggers != nullptr && i < triggers->numtriggers; ++i) {
+        if (triggers->triggers[i].tgqual != nullptr) {
+            walk_as(static_cast<Node*>(stringToNode(triggers->triggers[i].tgqual)),
+                    Author{false, "trigger condition", " on table", table});
+        }
     }
     RelationClose(relation);
 }
@@ -447,7 +526,7 @@ void check_query_as(Query* query, Author author) {
         author = Author{false, "rule", "", InvalidOid};
     }
     const bool writes = query->commandType == CMD_INSERT || query->commandType == CMD_UPDATE ||
-                        query->commandType == CMD_MERGE;
+                        query->commandType == CMD_MERGE || query->commandType == CMD_DELETE;
     const Oid target = writes && query->resultRelation > 0
                            ? rt_fetch(query->resultRelation, query->rtable)->relid
                            : InvalidOid;
@@ -455,7 +534,7 @@ void check_query_as(Query* query, Author author) {
         // Row-security WITH CHECK expressions and column defaults of the target are its owner's
         // code (the walk below sees the WITH CHECK expressions again, as the query's: harmless).
         walk_as((Node*)query->withCheckOptions, Author{false, "row-security policy", " on table", target});
-        check_column_defaults(target);
+        check_column_defaults(target, query->commandType == CMD_DELETE);
     }
     (void)query_tree_walker(query,
                             reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(walk_for_releases)),

@@ -1,6 +1,7 @@
 #include "pg/statement_statistics.hpp"
 
 extern "C" {
+#include "access/parallel.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "miscadmin.h"
@@ -9,6 +10,7 @@ extern "C" {
 }
 
 #include "pg/protected_relations.hpp"
+#include "pg/running_statements.hpp"
 #include "pg/statement_seal.hpp"
 
 namespace pgdp::pg {
@@ -20,10 +22,14 @@ post_parse_analyze_hook_type previous_post_parse_analyze = nullptr;
 // grant given since applies from the next one).
 LocalTransactionId decided_in = InvalidLocalTransactionId;
 bool session_may_release = false;
+// The session user that made a release in this session (for the rest of the session; SET SESSION
+// AUTHORIZATION changes the user).
+Oid released_by = InvalidOid;
 
 }  // namespace
 
 bool session_user_may_release() {
+    if (OidIsValid(released_by) && released_by == GetSessionUserId()) return true;
     if (MyProc == nullptr) return false;
     if (decided_in == MyProc->lxid) return session_may_release;
     decided_in = MyProc->lxid;
@@ -35,6 +41,18 @@ bool session_user_may_release() {
     session_may_release = catalog_has_oid("budgets", 1, user, InvalidOid, nullptr) ||
                           catalog_has_oid("access_grants", 2, user, InvalidOid, nullptr);
     return session_may_release;
+}
+
+void clear_statistics_of_execution(PlannedStmt* statement, bool makes_releases) {
+    if (makes_releases && released_by != GetSessionUserId() && !IsParallelWorker()) {
+        released_by = GetSessionUserId();
+        for (int i = 0; i < running_depth(); ++i) {
+            auto* running = const_cast<PlannedStmt*>(running_statement(i));
+            if (running != nullptr) running->queryId = UINT64CONST(0);
+        }
+    }
+    if (statement->queryId != UINT64CONST(0) && (makes_releases || session_user_may_release()))
+        statement->queryId = UINT64CONST(0);
 }
 
 namespace {

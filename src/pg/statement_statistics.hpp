@@ -15,7 +15,14 @@ namespace pgdp::pg {
 void install_statement_statistics_hook();
 
 // True if the session user has a budget or DP-only access in this database (decided once per
-// transaction): a session that could make releases over rows it may not read.
+// transaction, and for the rest of the session once it made a release): a session that could make
+// releases over rows it may not read.
 bool session_user_may_release();
+
+// At the start of every execution: in such a session the plan's query id is cleared too (a plan
+// cached before the budget or grant kept the id of its parse), and a release marks the session
+// (a grant given during an open transaction) and clears the ids of the statements running around
+// it (the function or cursor that wraps it).
+void clear_statistics_of_execution(PlannedStmt* statement, bool makes_releases);
 
 }  // namespace pgdp::pg
