@@ -4,7 +4,7 @@
 # result in the portal at the first Execute; the rest of the rows wait there, and any SQL code in
 # the session can FETCH them by the portal's name (pg_cursors lists it), another role's function
 # too, which would hand it releases charged to the session user. psql cannot bind portals, so this
-# file speaks the protocol itself (startup, Parse/Bind/Execute/Sync, Query) over the unix socket.
+# file speaks the protocol itself (t/ProtocolFrontend.pm).
 #
 #   1. EXECUTE of a prepared release in a named portal (and in the unnamed one): refused (0A000)
 #      before anything is charged; eve's function finds nothing to fetch.
@@ -15,10 +15,10 @@
 use strict;
 use warnings;
 
-use IO::Socket::UNIX;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use ProtocolFrontend;
 
 my $node = PostgreSQL::Test::Cluster->new('portals');
 $node->init;
@@ -58,95 +58,26 @@ BEGIN
 END $$;
 }, extra_params => [ '-U', 'eve' ]);
 
-# ---------------------------------------------------------------------------
-# A minimal frontend: enough of protocol 3.0 for trust authentication and these messages.
-sub connect_as
-{
-	my ($user) = @_;
-	my $socket = IO::Socket::UNIX->new(Peer => $node->host . '/.s.PGSQL.' . $node->port)
-	  or die "cannot connect: $!";
-	my $body = pack('N', 196608) . "user\0$user\0database\0postgres\0\0";
-	print $socket pack('N', length($body) + 4) . $body;
-	my $session = { socket => $socket, buffer => '' };
-	read_until_ready($session);
-	return $session;
-}
-
-sub message { my ($type, $body) = @_; return $type . pack('N', length($body) + 4) . $body; }
-
-# Messages until ReadyForQuery: a list of [type, body].
-sub read_until_ready
-{
-	my ($session) = @_;
-	my @messages;
-	while (1)
-	{
-		while (length($session->{buffer}) < 5
-			|| length($session->{buffer}) < 1 + unpack('N', substr($session->{buffer}, 1, 4)))
-		{
-			my $chunk;
-			my $got = sysread($session->{socket}, $chunk, 65536);
-			die "connection closed" unless $got;
-			$session->{buffer} .= $chunk;
-		}
-		my $type = substr($session->{buffer}, 0, 1);
-		my $length = unpack('N', substr($session->{buffer}, 1, 4));
-		push @messages, [ $type, substr($session->{buffer}, 5, $length - 4) ];
-		substr($session->{buffer}, 0, 1 + $length) = '';
-		return @messages if $type eq 'Z';
-	}
-}
-
-# The outcome of a round: the SQLSTATE of an error (or 'ok'), and the rows' first text columns.
-sub outcome
-{
-	my @messages = @_;
-	my ($state, @rows) = ('ok');
-	foreach my $m (@messages)
-	{
-		if ($m->[0] eq 'E')
-		{
-			($state) = $m->[1] =~ /C(\w{5})\0/;
-		}
-		elsif ($m->[0] eq 'D')
-		{
-			my ($count, $rest) = (unpack('n', $m->[1]), substr($m->[1], 2));
-			my @fields;
-			for (1 .. $count)
-			{
-				my $len = unpack('N', $rest);
-				push @fields, substr($rest, 4, $len);
-				$rest = substr($rest, 4 + $len);
-			}
-			push @rows, join('|', @fields);
-		}
-	}
-	return ($state, join(',', @rows));
-}
-
 sub simple_query
 {
 	my ($session, $sql) = @_;
-	print { $session->{socket} } message('Q', "$sql\0");
-	return outcome(read_until_ready($session));
+	$session->send(Q($sql));
+	return outcome($session->read_until('Z'));
 }
 
 # Parse (unnamed statement), Bind to `portal`, Execute `rows` rows, Sync.
 sub portal_query
 {
 	my ($session, $portal, $rows, $sql) = @_;
-	print { $session->{socket} } message('P', "\0$sql\0" . pack('n', 0))
-	  . message('B', "$portal\0\0" . pack('nnn', 0, 0, 0))
-	  . message('E', "$portal\0" . pack('N', $rows))
-	  . message('S', '');
-	return outcome(read_until_ready($session));
+	$session->send(P('', $sql), B($portal, ''), E($portal, $rows), S());
+	return outcome($session->read_until('Z'));
 }
 
 my $charges = sub { $node->safe_psql('postgres', q{SELECT count(*) FROM pgdp.charges WHERE role = 'bob'::regrole}) };
 my $loot = sub { $node->safe_psql('postgres', 'SELECT count(*) FROM eve.loot') };
 my $release = 'SELECT g, dp_count(1e6) FROM visits GROUP BY g ORDER BY g';
 
-my $bob = connect_as('bob');
+my $bob = ProtocolFrontend->connect($node->host, $node->port, 'bob');
 is(join(' ', simple_query($bob, "PREPARE rel AS $release")), 'ok ', 'bob prepares a release');
 
 # 1. EXECUTE in portals of the extended protocol.
@@ -197,6 +128,6 @@ is($loot->(), '0', 'eve got no release');
 	simple_query($bob, 'ROLLBACK');
 }
 
-close($bob->{socket});
+$bob->close;
 $node->stop;
 done_testing();
