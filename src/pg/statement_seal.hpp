@@ -1,6 +1,6 @@
-// The message channel of protected statements (issue 20, docs/privacy.md "Server messages and
-// statistics"). A statement that reads protected rows for a release (a person-level plan, also
-// with DP-only access) may make the server describe those rows in messages: plan dumps with row
+// The message channel of statements over hidden rows (issue 20, docs/privacy.md "Server messages
+// and statistics"). A statement that reads rows the session user may not read (a person-level
+// plan, also with DP-only access; a release over an admin's view of a hidden table) may make the server describe those rows in messages: plan dumps with row
 // estimates (debug_print_plan), sort sizes (trace_sort), resource usage (log_*_stats), plans with
 // actual row counts (auto_explain), whatever setting, module or admin configuration asks for them,
 // and whenever during the statement it is changed. pgdp does not chase the settings: it seals the
@@ -29,7 +29,8 @@ bool is_release_plan(const PlannedStmt* statement);
 // Seals the client connection until the next ReadyForQuery outside a transaction block (no-op in
 // parallel workers, whose messages reach the client through the leader), and lifts the size
 // limits that would turn the size of a sort, hash or partial result over hidden rows into an
-// error (temp_file_limit, citus.max_intermediate_result_size) until the transaction ends.
+// error (temp_file_limit, citus.max_intermediate_result_size) until the seal ends (reset at the
+// next statement after it).
 void seal_until_ready_for_query();
 
 // True while the client connection is sealed.

@@ -4,8 +4,9 @@
 // AS, COPY (query) TO, FETCH, an analyst's function called from SELECT, a trigger): those counters
 // follow the rows the release read. In a session whose user could make such releases (a budget
 // or DP-only access in this database) every statement's query id is cleared when it is parsed,
-// before any module's planner or executor hook sees it; release plans lose theirs in the plan hook
-// too (a release reached through an inlined SQL function).
+// before any module's planner or executor hook sees it, and again when its plan starts (a plan
+// cached before the budget); release plans lose theirs in the plan hook too (a release reached
+// through an inlined SQL function).
 #pragma once
 
 #include "pg/postgres_headers.hpp"
