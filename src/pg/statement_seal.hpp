@@ -1,14 +1,14 @@
 // The message channel of statements over hidden rows (issue 20, docs/privacy.md "Server messages
 // and statistics"). A statement that reads rows the session user may not read (a person-level
-// plan, also with DP-only access; a release over an admin's view of a hidden table) may make the server describe those rows in messages: plan dumps with row
-// estimates (debug_print_plan), sort sizes (trace_sort), resource usage (log_*_stats), plans with
-// actual row counts (auto_explain), whatever setting, module or admin configuration asks for them,
-// and whenever during the statement it is changed. pgdp does not chase the settings: it seals the
-// client connection. From the moment such a statement is planned or one of its executor phases
-// starts until the server next reports ready for query (ReadyForQuery), no notice of any severity
-// (LOG, DEBUG, INFO, NOTICE, WARNING) reaches the client, except pgdp's own; errors, rows and
-// every other protocol message pass unchanged; inside a transaction block the seal lasts until the
-// block ends. pgdp's own notices pass through begin_own_notice/end_own_notice.
+// plan, also with DP-only access; a release over an admin's view of a hidden table) may make the server
+// describe those rows in messages: plan dumps with row estimates (debug_print_plan), sort sizes (trace_sort),
+// resource usage (log_*_stats), plans with actual row counts (auto_explain), whatever setting, module or
+// admin configuration asks for them, and whenever during the statement it is changed. pgdp does not chase the
+// settings: it seals the client connection. From the moment such a statement is planned or one of its
+// executor phases starts until the server next reports ready for query (ReadyForQuery), no notice of any
+// severity (LOG, DEBUG, INFO, NOTICE, WARNING) reaches the client, except pgdp's own; errors, rows and every
+// other protocol message pass unchanged; inside a transaction block the seal lasts until the block ends.
+// pgdp's own notices pass through begin_own_notice/end_own_notice.
 //
 // Statistics of the statements are statement_statistics.hpp's.
 #pragma once
