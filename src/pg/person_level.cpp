@@ -303,6 +303,22 @@ Const* numeric_constant(const char* text) {
     return makeConst(NUMERICOID, -1, InvalidOid, -1, value, false, false);
 }
 
+// WHEN value <beyond> limit AND value <within> infinity THEN limit.
+CaseWhen* saturation_clause(Expr* value, const char* beyond, const char* limit, const char* within,
+                            const char* infinity) {
+    auto* clause = makeNode(CaseWhen);
+    clause->expr = (Expr*)makeBoolExpr(
+        AND_EXPR,
+        list_make2(
+            operator_clause(beyond, NUMERICOID, (Expr*)copyObjectImpl(value), (Expr*)numeric_constant(limit)),
+            operator_clause(within, NUMERICOID, (Expr*)copyObjectImpl(value),
+                            (Expr*)numeric_constant(infinity))),
+        -1);
+    clause->result = (Expr*)numeric_constant(limit);
+    clause->location = -1;
+    return clause;
+}
+
 // CASE WHEN v > B AND v < 'Infinity' THEN B WHEN v < -B AND v > '-Infinity' THEN -B ELSE v END:
 // numeric comparisons cannot fail (NaN sorts above +Infinity, so it is kept as it is).
 Expr* saturated_numeric(Expr* value) {
@@ -310,46 +326,27 @@ Expr* saturated_numeric(Expr* value) {
     snprintf(bound, sizeof(bound), "1e%d", numeric_saturation_exponent);
     char negative[32];
     snprintf(negative, sizeof(negative), "-1e%d", numeric_saturation_exponent);
-    auto when = [&](const char* beyond, const char* limit, const char* within, const char* infinity) {
-        auto* clause = makeNode(CaseWhen);
-        clause->expr =
-            (Expr*)makeBoolExpr(AND_EXPR,
-                                list_make2(operator_clause(beyond, NUMERICOID, (Expr*)copyObjectImpl(value),
-                                                           (Expr*)numeric_constant(limit)),
-                                           operator_clause(within, NUMERICOID, (Expr*)copyObjectImpl(value),
-                                                           (Expr*)numeric_constant(infinity))),
-                                -1);
-        clause->result = (Expr*)numeric_constant(limit);
-        clause->location = -1;
-        return clause;
-    };
     auto* saturated = makeNode(CaseExpr);
     saturated->casetype = NUMERICOID;
     saturated->casecollid = InvalidOid;
-    saturated->args = list_make2(when(">", bound, "<", "Infinity"), when("<", negative, ">", "-Infinity"));
+    saturated->args = list_make2(saturation_clause(value, ">", bound, "<", "Infinity"),
+                                 saturation_clause(value, "<", negative, ">", "-Infinity"));
     saturated->defresult = value;
     saturated->location = -1;
     return (Expr*)saturated;
 }
 
-// Level 1's partial for one call: the unit's sum (dp_sum) or mean (dp_mean) of the value, in the
-// type PostgreSQL's sum/avg give it (exact: numeric for bigint sums and integer means). No
-// partial can raise an error for any rows (issue 20): numeric values are saturated at 10^131000
-// (above); with DP-only access float values are summed as numeric (a float sum overflows into an
-// error) and smallint/integer values as bigint, whose sum and mean PostgreSQL keeps in 128 bits
-// (a sum of integers as bigint overflows into an error in a parallel plan's combine step after
-// 2^32 rows of one unit).
-Aggref* unit_partial(const Aggref* call, AggregateKind kind, bool dp_only) {
+// Level 1's partial for one call: the unit's sum (dp_sum) or mean (dp_mean) of the value, in a
+// type whose sum cannot overflow into an error on any rows, in every person-level level (issue 20:
+// an error only when one person's rows match a condition tells that they do): floats summed as
+// numeric (sum and avg of float8 raise past 1.8e308, avg already on one value of 1e200 through its
+// sum of squares), numeric values saturated per row (above). Integers keep PostgreSQL's sums
+// (int2/int4 in 64 bits, int8 in 128 bits as numeric), so that an integer release stays integral
+// (no rounding charged to its sensitivity): an int4 sum overflows only past 2^32 rows of one unit
+// in one group, more than a statement reads in practice (docs/privacy.md).
+Aggref* unit_partial(const Aggref* call, AggregateKind kind) {
     Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
     Oid value_type = exprType((Node*)value);
-    // Per-unit partials that cannot overflow into an error on any input (an error only when one
-    // person's rows match a condition would tell that they do), in every person-level level:
-    // floats summed as numeric (sum and avg of float8 raise past 1.8e308, avg already on one value
-    // of 1e200 through its sum of squares), numeric capped per row. Integers keep PostgreSQL's
-    // sums (int2/int4 in 64 bits, int8 in 128 bits as numeric): an int4 sum overflows only past
-    // 2^32 rows of one unit in one group, more than a statement reads in practice, and an integer
-    // partial keeps its release integral (no rounding charged to the sensitivity).
-    (void)dp_only;
     if (value_type == FLOAT4OID || value_type == FLOAT8OID) {
         value = (Expr*)coerce_to_target_type(nullptr, (Node*)value, value_type, NUMERICOID, -1,
                                              COERCION_EXPLICIT, COERCE_IMPLICIT_CAST, -1);
@@ -613,7 +610,7 @@ LevelShape shape_of(Query* level, const char* name) {
 // Level 1: SELECT keys, unit, partials FROM <from> WHERE <where> AND unit IS NOT NULL GROUP BY
 // keys, unit. Returns it; sets *unit_column and, per call, the partial's column (0: none).
 Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* calls, const char* name,
-                   bool dp_only, int* unit_column, List** partial_columns) {
+                   int* unit_column, List** partial_columns) {
     Query* units = new_select();
     units->rtable = level->rtable;
     units->jointree = level->jointree;
@@ -644,9 +641,9 @@ Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* call
         if (kind == AggregateKind::Sum || kind == AggregateKind::Mean) {
             column = list_length(units->targetList) + 1;
             units->targetList =
-                lappend(units->targetList, makeTargetEntry((Expr*)unit_partial(call, kind, dp_only),
-                                                           static_cast<AttrNumber>(column),
-                                                           psprintf("pgdp_partial_%d", column), false));
+                lappend(units->targetList,
+                        makeTargetEntry((Expr*)unit_partial(call, kind), static_cast<AttrNumber>(column),
+                                        psprintf("pgdp_partial_%d", column), false));
             units->hasAggs = true;
         }
         *partial_columns = lappend_int(*partial_columns, column);
@@ -830,13 +827,12 @@ void order_by_keys(Query* level, const char* name) {
     level->sortClause = list_concat(level->sortClause, keys_order);
 }
 
-// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit,
-// dp_only: a relation of the level is read with DP-only access.
+// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
 void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
-                   const char* name, bool dp_only) {
+                   const char* name) {
     int unit_column = 0;
     List* partial_columns = NIL;
-    Query* units = units_level(level, shape, unit, calls, name, dp_only, &unit_column, &partial_columns);
+    Query* units = units_level(level, shape, unit, calls, name, &unit_column, &partial_columns);
     const bool grouped = shape.form != GroupForm::Ungrouped;
     // Grouped: each unit keeps at most m groups (level 2); its releases cover m groups.
     Query* source = grouped ? bounded_level(units, unit_column, name) : units;
@@ -1434,7 +1430,7 @@ bool process_level(Query* level, List** marks) {
     if (has_bare_vars((Node*)level->targetList, shape.keys) || has_bare_vars(level->havingQual, shape.keys)) {
         refuse(name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
     }
-    rewrite_level(level, unit, m, calls.pgdp, shape, name, dp_only != NIL);
+    rewrite_level(level, unit, m, calls.pgdp, shape, name);
     foreach (cell, dp_only) *marks = lappend(*marks, dp_access_mark(lfirst_oid(cell)));
     // One mark per protected entry read (the executor start counts them).
     foreach (cell, entries) {

@@ -60,7 +60,8 @@ namespace {
 
 bool cache_enabled = true;
 int cache_max_age_seconds = 7 * 24 * 3600;
-// Bounds of what one entry and one role's entries may store (bytes of the cells' binary forms);
+// Bounds of what one entry and one role's entries may store (bytes of the statement's text, its
+// epochs and the cells' binary forms);
 // set by admins only (PGC_SUSET): an analyst cannot fill the table it cannot delete from.
 int cache_max_entry_bytes = 1024 * 1024;
 int cache_max_role_bytes = 64 * 1024 * 1024;
@@ -461,7 +462,7 @@ struct CacheExecution {
     // Storing: the cells copied from the run.
     List* copied;  // bytea* or nullptr per cell, row-major
     int copied_rows;
-    int64 copied_bytes;  // sum of the copied cells' sizes
+    int64 copied_bytes;  // the statement text's and epochs' sizes and the copied cells'
     bool too_large;      // abandoned for pgdp.release_cache_max_entry_bytes
     bool completed;
 };
@@ -897,12 +898,13 @@ void define_release_cache_settings() {
                             nullptr, nullptr);
     DefineCustomIntVariable(
         "pgdp.release_cache_max_entry_bytes", "Largest result the release cache stores for one statement.",
-        "Bytes of the binary forms of its cells; a larger release is returned and charged "
+        "Bytes of its statement text, epochs and the binary forms of its cells; a larger release is returned "
+        "and charged "
         "but not stored (a WARNING says so). Admins only.",
         &cache_max_entry_bytes, 1024 * 1024, 0, INT_MAX, PGC_SUSET, GUC_UNIT_BYTE, nullptr, nullptr, nullptr);
     DefineCustomIntVariable(
         "pgdp.release_cache_max_role_bytes", "Most the release cache stores for the releases of one role.",
-        "Bytes of the stored cells of the role's entries; a release that would exceed it is "
+        "Bytes of the role's entries (statement texts, epochs, cells); a release that would exceed it is "
         "returned and charged but not stored (a WARNING says so). Admins only.",
         &cache_max_role_bytes, 64 * 1024 * 1024, 0, INT_MAX, PGC_SUSET, GUC_UNIT_BYTE, nullptr, nullptr,
         nullptr);
