@@ -8,6 +8,8 @@ CREATE EXTENSION IF NOT EXISTS pg_stat_statements;
 CREATE ROLE rt13_alice;
 CREATE ROLE rt13_bob;
 CREATE ROLE rt13_carol;
+CREATE ROLE rt13_dan;     -- no budget, no access: pgdp leaves his session as PostgreSQL has it
+SELECT role FROM pgdp.set_budget('rt13_alice', 1e6, 1e-3);
 CREATE TABLE rt13_sales (customer int, region int, amount int, note text, diag text);
 INSERT INTO rt13_sales SELECT g % 300, g % 5, g % 100, 'n' || g, 'flu' FROM generate_series(1, 1000) g;
 INSERT INTO rt13_sales VALUES (777, 1, 40, 'x', 'hiv'), (777, 1, 30, 'x', 'hiv'), (777, 1, 20, 'x', 'hiv');
@@ -63,6 +65,14 @@ DO $$ BEGIN INSERT INTO rt13_b.trg VALUES (1);
 SHOW search_path;
 RESET search_path;
 RESET SESSION AUTHORIZATION;
+-- Control: a role that can make no release is not protected from bob's code by pgdp (nothing could
+-- be charged to him): bob's CHECK constraint changes his search_path, as it would without pgdp.
+SET SESSION AUTHORIZATION rt13_dan;
+DO $$ BEGIN INSERT INTO rt13_b.chk VALUES (1);
+  EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'check constraint: %', SQLSTATE; END $$;
+SHOW search_path;
+RESET search_path;
+RESET SESSION AUTHORIZATION;
 
 -- ---------------------------------------------------------------------------------------------
 -- BREAK 2. A statement prepared while the session user had neither budget nor DP-only access keeps
@@ -104,5 +114,5 @@ SELECT pgdp.unprotect('rt13_sales') IS NOT NULL AS unprotected;
 DELETE FROM pgdp.data_epochs WHERE relation = 'rt13_sales'::regclass;
 DROP TABLE rt13_sales;
 DELETE FROM pgdp.budgets WHERE role::text IN ('rt13_alice', 'rt13_bob', 'rt13_carol');
-DROP OWNED BY rt13_alice, rt13_bob, rt13_carol;
-DROP ROLE rt13_alice, rt13_bob, rt13_carol;
+DROP OWNED BY rt13_alice, rt13_bob, rt13_carol, rt13_dan;
+DROP ROLE rt13_alice, rt13_bob, rt13_carol, rt13_dan;

@@ -33,6 +33,7 @@ extern "C" {
 #include "pg/aggregate_call.hpp"
 #include "pg/backend_stack.hpp"
 #include "pg/running_statements.hpp"
+#include "pg/statement_statistics.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -442,11 +443,16 @@ void check_domain_constraints(Oid type) {
 bool walk_for_releases(Node* node, void* context) {
     if (node == nullptr) return false;
     const Author& author = *static_cast<Author*>(context);
-    if ((!author.trusted || untrusted_frames > 0) && sets_session_setting(node))
+    // 0.9's checks of other roles' code that changes settings or runs in constraints: only in a
+    // session whose user could be charged (a budget or DP-only access), which is what they protect;
+    // other sessions keep PostgreSQL's behaviour (issue 22 scopes the older rules the same way).
+    if ((!author.trusted || untrusted_frames > 0) && sets_session_setting(node) && session_user_may_release())
         refuse_session_setting(author);
-    if (IsA(node, CoerceToDomain)) check_domain_constraints(castNode(CoerceToDomain, node)->resulttype);
-    if ((IsA(node, Aggref) && aggregate_sets_settings(castNode(Aggref, node)->aggfnoid)) ||
-        (IsA(node, WindowFunc) && aggregate_sets_settings(castNode(WindowFunc, node)->winfnoid))) {
+    if (IsA(node, CoerceToDomain) && session_user_may_release())
+        check_domain_constraints(castNode(CoerceToDomain, node)->resulttype);
+    if (((IsA(node, Aggref) && aggregate_sets_settings(castNode(Aggref, node)->aggfnoid)) ||
+         (IsA(node, WindowFunc) && aggregate_sets_settings(castNode(WindowFunc, node)->winfnoid))) &&
+        session_user_may_release()) {
         refuse_session_setting(Author{false, "aggregate", "", InvalidOid});
     }
     if (IsA(node, Aggref)) {
@@ -504,12 +510,14 @@ void check_column_defaults(Oid table, bool deletes) {
         walk_as(static_cast<Node*>(stringToNode(constraints->defval[i].adbin)),
                 Author{false, "column default", " of table", table});
     }
-    for (int i = 0; !deletes && constraints != nullptr && i < constraints->num_check; ++i) {
+    // Since 0.9, and only where the session user could be charged (see walk_for_releases).
+    const bool chargeable = session_user_may_release();
+    for (int i = 0; chargeable && !deletes && constraints != nullptr && i < constraints->num_check; ++i) {
         walk_as(static_cast<Node*>(stringToNode(constraints->check[i].ccbin)),
                 Author{false, "check constraint", " of table", table});
     }
     const TriggerDesc* triggers = relation->trigdesc;
-    for (int i = 0; triggers != nullptr && i < triggers->numtriggers; ++i) {
+    for (int i = 0; chargeable && triggers != nullptr && i < triggers->numtriggers; ++i) {
         if (triggers->triggers[i].tgqual != nullptr) {
             walk_as(static_cast<Node*>(stringToNode(triggers->triggers[i].tgqual)),
                     Author{false, "trigger condition", " on table", table});
