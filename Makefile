@@ -13,7 +13,7 @@ MODULE_big = pgdp
 PG_CONFIG ?= pg_config
 
 CORE_SRCS := $(sort $(wildcard src/core/*.cpp))
-SHIM_SRCS := $(sort $(wildcard src/pg/*.cpp))
+SHIM_SRCS := $(sort $(wildcard src/pg/*.cpp src/pg/*/*.cpp))
 OBJS       = $(CORE_SRCS:.cpp=.o) $(SHIM_SRCS:.cpp=.o)
 # One install script, of the current version (default_version in pgdp.control), generated from
 # extension/pgdp.sql.in by scripts/install-script.sh and checked in; update scripts from the first

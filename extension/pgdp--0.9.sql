@@ -1277,7 +1277,7 @@ COMMENT ON FUNCTION pgdp.ledger_ready() IS
 -- (a superuser or a pgdp admin) declares which relations hold data about people (protected, with
 -- the column naming each row's person: the privacy unit) and which hold public group keys.
 -- Until person-level releases exist, every release over a protected relation is refused before
--- anything is charged (src/pg/protected_relations.cpp): the catalog fails closed.
+-- anything is charged (src/pg/catalog/protected_relations.cpp): the catalog fails closed.
 
 -- One row per protected table or partitioned table (whose partitions it covers). The privacy
 -- unit is kept by name: the name survives pg_dump and restore (column numbers do not), and a
@@ -1761,7 +1761,7 @@ SELECT pg_catalog.pg_extension_config_dump('pgdp.cache_groups', '');
 
 -- The cache: the rows a charged statement returned, in binary form (send/receive functions), for
 -- its scope and key (SHA-256 of the normalized statement, its parameters and its relations'
--- epochs). Written only by pgdp (src/pg/release_cache.cpp), as this table's owner.
+-- epochs). Written only by pgdp (src/pg/execution/release_cache.cpp), as this table's owner.
 CREATE TABLE pgdp.release_cache (
     scope text NOT NULL,
     cache_key bytea NOT NULL,

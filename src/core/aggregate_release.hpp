@@ -1,7 +1,7 @@
 // The privacy arithmetic of the aggregates dp_sum, dp_mean and dp_count (and their *_ci forms),
 // free of PostgreSQL: validate a call's privacy parameters, plan its releases (the sensitivity
 // of each released total and dp_mean's budget split), release from exact totals, and say what the
-// budget ledger is charged. The shim (src/pg/aggregates.cpp) only reads arguments and keeps the
+// budget ledger is charged. The shim (src/pg/sql/aggregates.cpp) only reads arguments and keeps the
 // exact totals; the same API noises totals computed elsewhere. docs/privacy.md "Aggregates".
 #pragma once
 

@@ -1,6 +1,6 @@
 // The exception types the core throws for problems a user can fix. The PostgreSQL shim maps
 // ArgumentError to SQLSTATE 22023 (invalid_parameter_value) and RangeError to 22003
-// (numeric_value_out_of_range), each with its message and hint (src/pg/cpp_boundary.hpp). Any
+// (numeric_value_out_of_range), each with its message and hint (src/pg/base/cpp_boundary.hpp). Any
 // other exception is a bug or a library's failure: its text goes to the server log only.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Where noise gets its randomness. Production uses the CSPRNG behind pg_strong_random (see
-// src/pg/strong_random.cpp); tests use SeededRandomSource so that they are reproducible.
+// src/pg/base/strong_random.cpp); tests use SeededRandomSource so that they are reproducible.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Entry point of the pgdp shared library.
-#include "pg/postgres_headers.hpp"
+#include "pg/base/postgres_headers.hpp"
 
 extern "C" {
 #include "miscadmin.h"
@@ -7,15 +7,11 @@ extern "C" {
 }
 
 #include "core/interrupts.hpp"
-#include "pg/cpp_boundary.hpp"
-#include "pg/ledger_channel.hpp"
-#include "pg/plan_hook.hpp"
-#include "pg/release_cache.hpp"
-#include "pg/release_charge.hpp"
-#include "pg/release_trust.hpp"
-#include "pg/running_statements.hpp"
-#include "pg/statement_statistics.hpp"
-#include "pg/strong_random.hpp"
+#include "pg/base/cpp_boundary.hpp"
+#include "pg/ledger/ledger_channel.hpp"
+#include "pg/hooks.hpp"
+#include "pg/execution/release_cache.hpp"
+#include "pg/base/strong_random.hpp"
 
 extern "C" {
 
@@ -45,11 +41,6 @@ void _PG_init(void) {
         pgdp::pg::register_ledger_pool();
     }
     pgdp::set_interrupt_check(pgdp::pg::cancel_or_die_pending);
-    pgdp::pg::install_charge_hook();
-    pgdp::pg::install_release_cache_hooks();
-    pgdp::pg::install_plan_hook();
-    pgdp::pg::install_trust_hooks();
-    pgdp::pg::install_running_statement_hooks();
-    pgdp::pg::install_statement_statistics_hook();
+    pgdp::pg::install_hooks();
 }
 }

@@ -1,0 +1,53 @@
+// The release cache (issue 13; docs/architecture.md "Release cache", docs/privacy.md "The release
+// cache"): a SELECT with pgdp releases whose every relation has a data epoch
+// (pgdp.data_epochs), run to completion, stores the rows it returned under its scope (the
+// session user, or the cache group an admin set) and a key: the SHA-256 of the normalized
+// statement (its query tree without parse locations, fingerprinted at planning), its bind
+// parameters and its relations' epochs. The same statement with the same parameters over the same
+// epochs in the same scope is then answered with the stored rows, charging nothing; a new epoch
+// is a new key, hence a new release with new noise. Concurrent first requests of one key are
+// serialised by a transaction advisory lock: one charge, the others read the stored answer.
+#pragma once
+
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "executor/execdesc.h"
+#include "nodes/parsenodes.h"
+#include "nodes/plannodes.h"
+}
+
+namespace pgdp::pg {
+
+// GUCs pgdp.release_cache (on) and pgdp.release_cache_max_age (7 days).
+void define_release_cache_settings();
+// The ExecutorEnd hook that stores a completed run.
+
+// Planner hook: the fingerprint of a statement with pgdp releases, computed before any rewrite
+// and kept in the plan (invalidation items no planner makes): the query tree without parse
+// locations and the version (pg_proc xmin) of every user-defined function it calls. Returns false
+// (nothing to mark: never cached) when the query makes no release, or calls a volatile function
+// or current_setting() (its answer would not be the same statement's).
+struct StatementFingerprint {
+    uint8 bytes[32];
+    // Roles of one cache group may be answered each other's release of it: it calls only
+    // built-in immutable functions and never asks who is running it (no CURRENT_USER and the like).
+    bool shareable;
+};
+bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint);
+void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint);
+
+// ExecutorStart, before the charge: true if the cache answers this execution (nothing is charged;
+// the run returns the stored rows). Otherwise, if the execution may be stored, it is noted so.
+bool answer_from_release_cache(QueryDesc* query);
+
+// ExecutorRun: true if the run was answered from the cache (the plan is not run). Otherwise,
+// for an execution to store, the rows sent are copied on their way to the destination.
+bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
+void copy_rows_for_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
+void restore_destination(QueryDesc* query);
+
+// ExecutorEnd: stores a completed execution's rows (or warns that they were too large to keep).
+void store_release_if_complete(QueryDesc* query);
+
+}  // namespace pgdp::pg

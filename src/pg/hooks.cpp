@@ -1,0 +1,231 @@
+// Every PostgreSQL hook of pgdp, one function per hook point, installed by install_hooks(). Each
+// body is the list of the release pipeline's stages at that point, in order; the stages live in
+// the folders named in docs/architecture.md ("Life of a query"). Each hook calls the hook that was
+// installed before pgdp (another module's) or PostgreSQL's standard function, never both.
+//
+//   post_parse_analyze  statistics: clear the query id in sessions that could be charged
+//   planner             trust: refuse other roles' code that reaches releases; planning: the
+//                       distributed and person-level rewrites; the plan; plan marks; the seal
+//   ExecutorStart       seal; statistics; the executor state; DP-only access, EXPLAIN refusals,
+//                       cache answer or charge
+//   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
+//   ExecutorFinish      running statement (AFTER triggers run here)
+//   ExecutorEnd         seal; store a completed release in the cache
+//   ProcessUtility      running statement for utilities that run code; trust refusals and frames
+//   needs_fmgr, fmgr    trust: frames of functions the session does not trust
+#include "pg/hooks.hpp"
+
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "access/parallel.h"
+#include "executor/executor.h"
+#include "fmgr.h"
+#include "nodes/plannodes.h"
+#include "optimizer/planner.h"
+#include "parser/analyze.h"
+#include "tcop/utility.h"
+}
+
+#include "pg/channels/statement_seal.hpp"
+#include "pg/channels/statement_statistics.hpp"
+#include "pg/execution/release_cache.hpp"
+#include "pg/execution/release_charge.hpp"
+#include "pg/planning/distributed_release.hpp"
+#include "pg/planning/person_level.hpp"
+#include "pg/trust/release_trust.hpp"
+#include "pg/trust/running_statements.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+post_parse_analyze_hook_type previous_post_parse_analyze = nullptr;
+planner_hook_type previous_planner = nullptr;
+ExecutorStart_hook_type previous_executor_start = nullptr;
+ExecutorRun_hook_type previous_executor_run = nullptr;
+ExecutorFinish_hook_type previous_executor_finish = nullptr;
+ExecutorEnd_hook_type previous_executor_end = nullptr;
+ProcessUtility_hook_type previous_process_utility = nullptr;
+needs_fmgr_hook_type previous_needs_fmgr = nullptr;
+fmgr_hook_type previous_fmgr = nullptr;
+
+void analyze_statement(ParseState* state, Query* query, JumbleState* jumble) {
+    if (previous_post_parse_analyze != nullptr) previous_post_parse_analyze(state, query, jumble);
+    restore_size_limits();
+    clear_query_id_of_chargeable_session(query);
+}
+
+// force_parallel_mode adds a single-copy Gather on top of a parallel-safe plan (standard_planner),
+// so the whole query, final functions included, would run in a parallel worker, where pgdp never
+// releases (release_charge.cpp). The Gather's child is the plan the planner had before it, so it
+// is put back.
+void remove_forced_gather(PlannedStmt* statement) {
+    Plan* top = statement->planTree;
+    if (top == nullptr || !IsA(top, Gather)) return;
+    const Gather* gather = castNode(Gather, top);
+    if (!gather->single_copy || top->initPlan != NIL || top->lefttree == nullptr) return;
+    if (!plan_makes_releases(statement)) return;
+    statement->planTree = top->lefttree;
+}
+
+PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
+                        ParamListInfo bound_params) {
+    check_query_authors(parse);
+    restore_size_limits();
+    StatementFingerprint fingerprint;
+    const bool fingerprinted = fingerprint_statement(parse, &fingerprint);
+    rewrite_distributed_releases(parse);
+    List* person_level_marks = rewrite_person_level_releases(parse);
+    // Planning a statement that reads protected rows: from here on no notice reaches the client
+    // (statement_seal.hpp).
+    if (person_level_marks != NIL) seal_until_ready_for_query();
+    PlannedStmt* statement = previous_planner != nullptr
+                                 ? previous_planner(parse, query_string, cursor_options, bound_params)
+                                 : standard_planner(parse, query_string, cursor_options, bound_params);
+    remove_forced_gather(statement);
+    if (person_level_marks != NIL) mark_person_level_plan(statement, person_level_marks);
+    if (person_level_marks != NIL || plan_makes_releases(statement)) {
+        mark_release_plan(statement);
+        // No statistics keyed by the query id (statement_statistics.hpp): a release inlined from a
+        // SQL function is found only here.
+        statement->queryId = UINT64CONST(0);
+    }
+    // Plan dumps (debug_print_plan, log_planner_stats) follow the planner: sealed now if the plan
+    // reads rows the session user may not read (protected relations, a view over a hidden table),
+    // with or without releases (a plain query over a protected relation is refused only when it
+    // starts).
+    seal_if_reading_hidden_rows(statement, true);
+    if (fingerprinted) mark_fingerprint(statement, fingerprint);
+    return statement;
+}
+
+void start_execution(QueryDesc* query, int eflags) {
+    // Before any module's executor code runs: a cached plan is not planned again.
+    restore_size_limits();
+    seal_if_reading_hidden_rows(query->plannedstmt);
+    clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
+    if (previous_executor_start != nullptr) {
+        previous_executor_start(query, eflags);
+    } else {
+        standard_ExecutorStart(query, eflags);
+    }
+    start_releases(query, eflags);
+}
+
+void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    enter_running_statement(query->plannedstmt);
+    PG_TRY();
+    {
+        // A cursor over protected rows fetched in a later command seals that command too.
+        seal_if_reading_hidden_rows(query->plannedstmt);
+        // An answer from the release cache: the stored rows, the plan is not run.
+        if (!run_from_release_cache(query, direction, count)) {
+            recheck_releases_before_run(query);
+            copy_rows_for_release_cache(query, direction, count);
+            if (previous_executor_run != nullptr) {
+                previous_executor_run(query, direction, count, execute_once);
+            } else {
+                standard_ExecutorRun(query, direction, count, execute_once);
+            }
+            restore_destination(query);
+        }
+    }
+    PG_FINALLY();
+    { leave_running_statement(); }
+    PG_END_TRY();
+}
+
+void finish_execution(QueryDesc* query) {
+    enter_running_statement(query->plannedstmt);
+    PG_TRY();
+    {
+        if (previous_executor_finish != nullptr) {
+            previous_executor_finish(query);
+        } else {
+            standard_ExecutorFinish(query);
+        }
+    }
+    PG_FINALLY();
+    { leave_running_statement(); }
+    PG_END_TRY();
+}
+
+void end_execution(QueryDesc* query) {
+    // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
+    seal_if_reading_hidden_rows(query->plannedstmt);
+    store_release_if_complete(query);
+    if (previous_executor_end != nullptr) {
+        previous_executor_end(query);
+    } else {
+        standard_ExecutorEnd(query);
+    }
+}
+
+void run_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
+                 ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
+                 DestReceiver* destination, QueryCompletion* completion) {
+    const UtilityTrust trust = enter_utility_trust(statement, context);
+    PG_TRY();
+    {
+        if (previous_process_utility != nullptr) {
+            previous_process_utility(statement, query_string, read_only_tree, context, params, environment,
+                                     destination, completion);
+        } else {
+            standard_ProcessUtility(statement, query_string, read_only_tree, context, params, environment,
+                                    destination, completion);
+        }
+    }
+    PG_FINALLY();
+    { leave_utility_trust(trust); }
+    PG_END_TRY();
+}
+
+void process_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
+                     ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
+                     DestReceiver* destination, QueryCompletion* completion) {
+    // The running statement encloses the trust checks: a refusal leaves it too.
+    const RunningUtility running = enter_running_utility(statement);
+    PG_TRY();
+    {
+        run_utility(statement, query_string, read_only_tree, context, params, environment, destination,
+                    completion);
+    }
+    PG_FINALLY();
+    { leave_running_utility(running); }
+    PG_END_TRY();
+}
+
+bool needs_function_hook(Oid function) {
+    if (previous_needs_fmgr != nullptr && previous_needs_fmgr(function)) return true;
+    return function_needs_frame(function);
+}
+
+void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
+    if (previous_fmgr != nullptr) previous_fmgr(event, flinfo, arg);
+    track_function_frame(event, flinfo);
+}
+
+}  // namespace
+
+void install_hooks() {
+    previous_post_parse_analyze = post_parse_analyze_hook;
+    post_parse_analyze_hook = analyze_statement;
+    previous_planner = planner_hook;
+    planner_hook = plan_query;
+    previous_executor_start = ExecutorStart_hook;
+    ExecutorStart_hook = start_execution;
+    previous_executor_run = ExecutorRun_hook;
+    ExecutorRun_hook = run_execution;
+    previous_executor_finish = ExecutorFinish_hook;
+    ExecutorFinish_hook = finish_execution;
+    previous_executor_end = ExecutorEnd_hook;
+    ExecutorEnd_hook = end_execution;
+    previous_process_utility = ProcessUtility_hook;
+    ProcessUtility_hook = process_utility;
+    previous_needs_fmgr = needs_fmgr_hook;
+    needs_fmgr_hook = needs_function_hook;
+    previous_fmgr = fmgr_hook;
+    fmgr_hook = on_function_event;
+}
+
+}  // namespace pgdp::pg

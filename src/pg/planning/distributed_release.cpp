@@ -1,0 +1,495 @@
+#include "pg/planning/distributed_release.hpp"
+
+extern "C" {
+#include "access/genam.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "nodes/makefuncs.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_coerce.h"
+#include "parser/parse_func.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "libpq/libpq-be.h"
+#include "utils/acl.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+}
+
+#include <cstring>
+
+#include "pg/calls/aggregate_call.hpp"
+#include "pg/catalog/protected_relations.hpp"
+#include "pg/planning/query_trees.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+// The parse location of the pgdp.distributed_partials call the rewrite writes: the parser never
+// writes a location below -1 and stored rules read back -1.
+constexpr int kPartialsCallLocation = -2;
+
+[[noreturn]] void refuse(const char* what, const char* hint) {
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("pgdp releases over distributed tables cannot use %s", what),
+                    errdetail("The level computing the releases is split into exact totals that Citus "
+                              "computes on the workers and the releases made from them here."),
+                    errhint("%s", hint)));
+}
+
+// ---- Citus tables ---------------------------------------------------------------------------
+
+// A relation Citus distributes (pg_dist_partition lists distributed, reference and Citus local
+// tables). False when Citus is not installed in this database.
+bool is_citus_table(Oid relation) {
+    const Oid catalog = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+    if (!OidIsValid(catalog)) return false;
+    const Oid index = get_relname_relid("pg_dist_partition_logical_relid_index", PG_CATALOG_NAMESPACE);
+    Relation table = table_open(catalog, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, 1 /* logicalrelid */, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relation));
+    SysScanDesc scan = systable_beginscan(table, index, OidIsValid(index), nullptr, 1, &key);
+    const bool found = HeapTupleIsValid(systable_getnext(scan));
+    systable_endscan(scan);
+    table_close(table, AccessShareLock);
+    return found;
+}
+
+// True if a query tree (every level, sublinks included) reads a Citus table.
+bool reads_citus_table(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, RangeTblEntry)) {
+        const auto* entry = castNode(RangeTblEntry, node);
+        return entry->rtekind == RTE_RELATION && is_citus_table(entry->relid);
+    }
+    if (IsA(node, Query)) {
+        return query_tree_walker(castNode(Query, node), walker_cast(reads_citus_table), context,
+                                 QTW_EXAMINE_RTES_BEFORE);
+    }
+    return expression_tree_walker(node, walker_cast(reads_citus_table), context);
+}
+
+// True if a level computes pgdp aggregates of its own (not of an outer level).
+bool computes_releases(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Aggref)) {
+        const auto* aggref = castNode(Aggref, node);
+        if (aggref->agglevelsup == 0 && identify_aggregate(aggref->aggfnoid).is_pgdp) return true;
+    }
+    if (IsA(node, Query)) return false;  // sublinks: other levels
+    return expression_tree_walker(node, walker_cast(computes_releases), context);
+}
+
+// True if a level's tree refers to a level above it (depth counts the levels entered).
+bool refers_outside(Node* node, void* context) {
+    if (node == nullptr) return false;
+    const int depth = *static_cast<int*>(context);
+    if (IsA(node, Var)) return static_cast<int>(castNode(Var, node)->varlevelsup) > depth;
+    if (IsA(node, Aggref)) {
+        if (static_cast<int>(castNode(Aggref, node)->agglevelsup) > depth) return true;
+    }
+    if (IsA(node, GroupingFunc)) return static_cast<int>(castNode(GroupingFunc, node)->agglevelsup) > depth;
+    if (IsA(node, PlaceHolderVar))
+        return static_cast<int>(castNode(PlaceHolderVar, node)->phlevelsup) > depth;
+    if (IsA(node, RangeTblEntry)) {
+        const auto* entry = castNode(RangeTblEntry, node);
+        return entry->rtekind == RTE_CTE && static_cast<int>(entry->ctelevelsup) > depth;
+    }
+    if (IsA(node, Query)) {
+        int inner = depth + 1;
+        return query_tree_walker(castNode(Query, node), walker_cast(refers_outside), &inner,
+                                 QTW_EXAMINE_RTES_BEFORE);
+    }
+    return expression_tree_walker(node, walker_cast(refers_outside), context);
+}
+
+// ---- pgdp's functions -----------------------------------------------------------------------
+
+Oid partials_function() {
+    const Oid argument = TEXTOID;
+    return pgdp_extension_function("distributed_partials", 1, &argument, "0.8");
+}
+
+// ---- the rewrite of one level ---------------------------------------------------------------
+
+struct Column {
+    Oid type;
+    int32 typmod;
+    Oid collation;
+};
+
+struct LevelRewrite {
+    Query* level;     // being rewritten into the level over the partials
+    Query* partials;  // the partials query (its target list grows)
+    List* keys;       // the grouping expressions, in partials column order
+    List* columns;    // Column* per partials column
+    List* calls;      // the pgdp calls rewritten so far and (next) their rewrites
+};
+
+Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) {
+    auto* column = static_cast<Column*>(palloc(sizeof(Column)));
+    *column =
+        Column{exprType((Node*)expression), exprTypmod((Node*)expression), exprCollation((Node*)expression)};
+    rewrite.columns = lappend(rewrite.columns, column);
+    const int number = list_length(rewrite.columns);
+    TargetEntry* entry = makeTargetEntry(expression, static_cast<AttrNumber>(number), pstrdup(name), false);
+    rewrite.partials->targetList = lappend(rewrite.partials->targetList, entry);
+    return makeVar(1, static_cast<AttrNumber>(number), column->type, column->typmod, column->collation, 0);
+}
+
+// One pgdp call of the level: its exact totals become partials columns, and the call adds them.
+Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
+    const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
+    if (call->aggdistinct != NIL || call->aggorder != NIL) {
+        refuse("DISTINCT or ORDER BY inside a pgdp aggregate",
+               "Remove it; pgdp aggregates read every row once.");
+    }
+    if (reads_partial_totals(call)) refuse("a call rewritten twice", "Report this query.");
+    refuse_parameters_over_rows(call);
+    Expr* filter = call->aggfilter;
+    Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
+    rewritten->aggfilter = nullptr;
+    Expr* units_total = nullptr;
+    Expr* rows = nullptr;
+    const bool has_value = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean;
+    if (has_value) {
+        TargetEntry* value_entry = linitial_node(TargetEntry, rewritten->args);
+        Expr* value = value_entry->expr;
+        const Oid value_type = exprType((Node*)value);
+        if (!is_value_type(value_type))
+            refuse("a value of this type", "Pass an integer, real or numeric value.");
+        Expr* lower = lsecond_node(TargetEntry, call->args)->expr;
+        Expr* upper = lthird_node(TargetEntry, call->args)->expr;
+        const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
+        Node* as_number =
+            coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
+                                  COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
+        const Oid types[3] = {numeric_value, FLOAT8OID, FLOAT8OID};
+        Expr* units = (Expr*)makeFuncExpr(pgdp_extension_function("clamped_units", 3, types, "0.8"), INT8OID,
+                                          list_make3(as_number, copyObjectImpl(lower), copyObjectImpl(upper)),
+                                          InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+        units_total = (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
+        // Integers are never NaN: count them directly (NaN values count as no row, as in the
+        // single-node transition, through the units being NULL).
+        Expr* counted =
+            is_integer_type(value_type) ? (Expr*)copyObjectImpl(value) : (Expr*)copyObjectImpl(units);
+        rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, counted, (Expr*)copyObjectImpl(filter));
+        // The value is not read any more: a NULL of its type keeps the call's types.
+        value_entry->expr =
+            (Expr*)makeNullConst(value_type, exprTypmod((Node*)value), exprCollation((Node*)value));
+    } else {
+        rows = (Expr*)builtin_aggregate(F_COUNT_, INT8OID, nullptr, (Expr*)copyObjectImpl(filter));
+    }
+    const int index = list_length(rewrite.columns) + 1;
+    char name[32];
+    snprintf(name, sizeof(name), "units_%d", index);
+    Expr* units_argument = units_total != nullptr ? (Expr*)partials_column(rewrite, units_total, name)
+                                                  : (Expr*)makeNullConst(NUMERICOID, -1, InvalidOid);
+    snprintf(name, sizeof(name), "rows_%d", index);
+    Expr* rows_argument = (Expr*)partials_column(rewrite, rows, name);
+    const int nargs = list_length(rewritten->args);
+    rewritten->args = lappend(rewritten->args, makeTargetEntry(units_argument, nargs + 1, nullptr, false));
+    rewritten->args = lappend(rewritten->args, makeTargetEntry(rows_argument, nargs + 2, nullptr, false));
+    rewritten->aggargtypes = lappend_oid(lappend_oid(list_copy(rewritten->aggargtypes), NUMERICOID), INT8OID);
+    rewritten->location = call_location(groups_per_unit_of(call), true);
+    return rewritten;
+}
+
+// The level's select list, HAVING and ORDER BY over the partials: grouping expressions become
+// partials columns, pgdp calls add their totals; anything else reading the level's rows is refused.
+Node* over_partials(Node* node, void* context) {
+    if (node == nullptr) return nullptr;
+    auto& rewrite = *static_cast<LevelRewrite*>(context);
+    int column = 1;
+    ListCell* cell;
+    foreach (cell, rewrite.keys) {
+        if (equal(node, lfirst(cell))) {
+            const Column& type = *static_cast<Column*>(list_nth(rewrite.columns, column - 1));
+            return (Node*)makeVar(1, static_cast<AttrNumber>(column), type.type, type.typmod, type.collation,
+                                  0);
+        }
+        ++column;
+    }
+    if (IsA(node, Aggref)) {
+        const auto* aggref = castNode(Aggref, node);
+        if (aggref->agglevelsup == 0 && identify_aggregate(aggref->aggfnoid).is_pgdp) {
+            // Equal calls are one release (PostgreSQL computes them once): one rewrite each, as
+            // (dp_sum_ci(...)).* writes the call once per column.
+            for (int i = 0; i + 1 < list_length(rewrite.calls); i += 2) {
+                if (equal(aggref, list_nth(rewrite.calls, i)))
+                    return (Node*)copyObjectImpl(list_nth(rewrite.calls, i + 1));
+            }
+            Aggref* rewritten = distributed_call(rewrite, aggref);
+            rewrite.calls = lappend(lappend(rewrite.calls, (void*)aggref), rewritten);
+            return (Node*)copyObjectImpl(rewritten);
+        }
+        refuse("other aggregates beside pgdp's", "Compute exact aggregates in a separate query.");
+    }
+    if (IsA(node, Var)) {
+        refuse("columns that are not grouping expressions",
+               "Add the column to GROUP BY (pgdp does not use functional dependencies here).");
+    }
+    if (IsA(node, SubLink) || IsA(node, GroupingFunc) || IsA(node, WindowFunc)) {
+        refuse("subqueries, GROUPING or window functions beside the releases",
+               "Compute the releases in a subquery and use them in the outer query.");
+    }
+    return expression_tree_mutator(node, mutator_cast(over_partials), context);
+}
+
+void check_level_shape(const Query* level) {
+    if (level->commandType != CMD_SELECT || level->utilityStmt != nullptr) {
+        refuse("data-modifying statements", "Store releases with INSERT ... SELECT from a plain query.");
+    }
+    if (level->groupingSets != NIL) refuse("GROUPING SETS, ROLLUP or CUBE", "Run one query per grouping.");
+    if (level->hasWindowFuncs) refuse("window functions", "Apply window functions in an outer query.");
+    if (level->hasTargetSRFs) refuse("set-returning functions in the select list", "Move them to FROM.");
+    if (level->rowMarks != NIL) refuse("FOR UPDATE or FOR SHARE", "Remove the locking clause.");
+    if (level->setOperations != nullptr)
+        refuse("UNION, INTERSECT or EXCEPT", "Release each branch separately.");
+    int depth = 0;
+    if (query_tree_walker(const_cast<Query*>(level), walker_cast(refers_outside), &depth,
+                          QTW_EXAMINE_RTES_BEFORE)) {
+        refuse("references to an outer query", "Compute the releases in an uncorrelated query.");
+    }
+}
+
+// Person-level releases (protected relations) are not rewritten for Citus: refused before Citus
+// could distribute them.
+void refuse_protected(Query* level) {
+    const ProtectionCatalog protections = read_protection_catalog(nullptr);
+    if (protections.count == 0) return;
+    ListCell* cell;
+    foreach (cell, relation_entries((Node*)level)) {
+        Protection protection;
+        if (find_protection(protections, lfirst_node(RangeTblEntry, cell)->relid, &protection)) {
+            refuse("protected relations (person-level releases)",
+                   "Person-level releases run on a single node for now; see the README's Citus limits.");
+        }
+    }
+}
+
+void rewrite_level(Query* level) {
+    check_level_shape(level);
+    refuse_protected(level);
+    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL};
+    Query* partials = rewrite.partials;
+    partials->targetList = NIL;
+    partials->havingQual = nullptr;
+    partials->sortClause = NIL;
+    partials->distinctClause = NIL;
+    partials->hasDistinctOn = false;
+    partials->limitCount = nullptr;
+    partials->limitOffset = nullptr;
+    partials->limitOption = LIMIT_OPTION_DEFAULT;
+    partials->hasAggs = true;
+    partials->canSetTag = true;
+    // The grouping expressions, first, keeping their sort/group references.
+    ListCell* cell;
+    foreach (cell, level->groupClause) {
+        const auto* clause = lfirst_node(SortGroupClause, cell);
+        const TargetEntry* entry =
+            get_sortgroupclause_tle(const_cast<SortGroupClause*>(clause), level->targetList);
+        char name[32];
+        snprintf(name, sizeof(name), "key_%d", list_length(rewrite.keys) + 1);
+        (void)partials_column(rewrite, (Expr*)copyObjectImpl(entry->expr), name);
+        llast_node(TargetEntry, partials->targetList)->ressortgroupref = clause->tleSortGroupRef;
+        rewrite.keys = lappend(rewrite.keys, entry->expr);
+    }
+    // The level over the partials: its select list and HAVING read only keys and calls.
+    List* target_list = NIL;
+    foreach (cell, level->targetList) {
+        auto* entry = static_cast<TargetEntry*>(copyObjectImpl(lfirst_node(TargetEntry, cell)));
+        entry->expr = (Expr*)over_partials((Node*)entry->expr, &rewrite);
+        target_list = lappend(target_list, entry);
+    }
+    Node* having = over_partials(level->havingQual, &rewrite);
+    if (contains_release((Node*)partials)) {
+        refuse("pgdp releases nested in the rows of another release", "Release each level in its own query.");
+    }
+    // The function scan of the partials: the query travels as its node string, which only this
+    // rewrite writes (kPartialsCallLocation) and only a charged execution runs.
+    List* names = NIL;
+    List* types = NIL;
+    List* typmods = NIL;
+    List* collations = NIL;
+    foreach (cell, partials->targetList) {
+        const auto* entry = lfirst_node(TargetEntry, cell);
+        const Column& column = *static_cast<Column*>(list_nth(rewrite.columns, foreach_current_index (cell)));
+        names = lappend(names, makeString(pstrdup(entry->resname)));
+        types = lappend_oid(types, column.type);
+        typmods = lappend_int(typmods, column.typmod);
+        collations = lappend_oid(collations, column.collation);
+    }
+    Const* serialized = makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1,
+                                  CStringGetTextDatum(nodeToString(partials)), false, false);
+    FuncExpr* call = makeFuncExpr(partials_function(), RECORDOID, list_make1(serialized), InvalidOid,
+                                  DEFAULT_COLLATION_OID, COERCE_EXPLICIT_CALL);
+    call->funcretset = true;
+    call->location = kPartialsCallLocation;
+    auto* function = makeNode(RangeTblFunction);
+    function->funcexpr = (Node*)call;
+    function->funccolcount = list_length(names);
+    function->funccolnames = names;
+    function->funccoltypes = types;
+    function->funccoltypmods = typmods;
+    function->funccolcollations = collations;
+    auto* entry = makeNode(RangeTblEntry);
+    entry->rtekind = RTE_FUNCTION;
+    entry->functions = list_make1(function);
+    entry->eref = makeAlias("pgdp_distributed_partials", names);
+    entry->inFromCl = true;
+    auto* reference = makeNode(RangeTblRef);
+    reference->rtindex = 1;
+    level->rtable = list_make1(entry);
+    level->jointree = makeFromExpr(list_make1(reference), nullptr);
+    level->cteList = NIL;
+    level->hasRecursive = false;
+    level->hasSubLinks = false;
+    level->hasModifyingCTE = false;
+    level->targetList = target_list;
+    level->havingQual = having;
+}
+
+// Rewrites the levels below first (a rewritten level reads no Citus table any more).
+void rewrite_levels(Query* query);
+
+bool rewrite_nested(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Query)) {
+        rewrite_levels(castNode(Query, node));
+        return false;
+    }
+    return expression_tree_walker(node, walker_cast(rewrite_nested), context);
+}
+
+void rewrite_levels(Query* query) {
+    check_stack_depth();
+    query_tree_walker(query, walker_cast(rewrite_nested), nullptr, 0);
+    if (!query->hasAggs) return;
+    const bool releases =
+        computes_releases((Node*)query->targetList, nullptr) || computes_releases(query->havingQual, nullptr);
+    if (releases && reads_citus_table((Node*)query, nullptr)) rewrite_level(query);
+}
+
+bool any_release(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
+    if (IsA(node, Query))
+        return query_tree_walker(castNode(Query, node), walker_cast(any_release), context, 0);
+    return expression_tree_walker(node, walker_cast(any_release), context);
+}
+
+// True if a query tree calls pgdp.distributed_partials (context: its OID) anywhere.
+bool calls_partials(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, FuncExpr) && castNode(FuncExpr, node)->funcid == *static_cast<Oid*>(context)) return true;
+    if (IsA(node, Query))
+        return query_tree_walker(castNode(Query, node), walker_cast(calls_partials), context, 0);
+    return expression_tree_walker(node, walker_cast(calls_partials), context);
+}
+
+}  // namespace
+
+void rewrite_distributed_releases(Query* parse) {
+    if (!any_release((Node*)parse, nullptr)) return;
+    // The analyst's own call of the partials function would be refused when it runs, after the
+    // releases were charged: refused here, before anything is charged.
+    const Oid argument = TEXTOID;
+    Oid partials =
+        LookupFuncName(list_make2(makeString(pstrdup("pgdp")), makeString(pstrdup("distributed_partials"))),
+                       1, &argument, true);
+    if (OidIsValid(partials) && calls_partials((Node*)parse, &partials)) {
+        ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                        errmsg("pgdp.distributed_partials runs only inside the releases pgdp plans"),
+                        errhint("Call dp_sum, dp_mean or dp_count on the distributed table instead.")));
+    }
+    if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE))) return;
+    if (!reads_citus_table((Node*)parse, nullptr)) return;
+    rewrite_levels(parse);
+    // What remains runs as Citus decides, possibly on the workers: no release may be part of it.
+    if (reads_citus_table((Node*)parse, nullptr)) {
+        refuse("distributed tables outside the query level that computes the releases",
+               "Compute the releases in their own statement (or a CTE over only distributed tables), "
+               "and join their result afterwards.");
+    }
+}
+
+bool is_distributed_partials_call(const Node* expression) {
+    if (expression == nullptr || !IsA(expression, FuncExpr)) return false;
+    const auto* call = castNode(FuncExpr, expression);
+    return call->location == kPartialsCallLocation && call->funcid == partials_function() &&
+           list_length(call->args) == 1 && IsA(linitial(call->args), Const) &&
+           !castNode(Const, linitial(call->args))->constisnull;
+}
+
+Query* distributed_partials_query(const FuncExpr* call) {
+    char* serialized = TextDatumGetCString(linitial_node(Const, call->args)->constvalue);
+    Node* node = static_cast<Node*>(stringToNode(serialized));
+    if (node == nullptr || !IsA(node, Query)) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp partials query")));
+    }
+    return castNode(Query, node);
+}
+
+int pin_partials_settings() {
+    const int nest_level = NewGUCNestLevel();
+    (void)set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                            false);
+    return nest_level;
+}
+
+void refuse_citus_reads_as_another_role(const PlannedStmt* partials) {
+    refuse_citus_reads_as_another_role(partials->rtable);
+}
+
+void refuse_citus_reads_as_another_role(const List* entries) {
+    const ListCell* cell;
+    foreach (cell, entries) {
+        const auto* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind != RTE_RELATION || !OidIsValid(entry->checkAsUser) ||
+            entry->checkAsUser == GetUserId() || !is_citus_table(entry->relid)) {
+            continue;
+        }
+        if (pg_class_aclcheck(entry->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK) {
+            refuse("another role's view over a distributed table",
+                   "Citus reads the shards as the current user: grant SELECT on the distributed table, "
+                   "or run the release as its reader.");
+        }
+    }
+}
+
+void refuse_in_citus_backend(const char* aggregate) {
+    // Citus names the connections it opens for its own work (a worker's shard queries, the
+    // rebalancer, run_command_on_*): "<purpose> gpid=<global pid>".
+    static const char* const kCitusPrefixes[] = {
+        "citus_internal gpid=", "citus_rebalancer gpid=", "citus_run_command gpid="};
+    // The name the connection started with (SET cannot change it; a function Citus delegates to a
+    // worker could rename its connection) and the current one (a session claiming a Citus name
+    // only refuses itself).
+    const char* started_as =
+        MyProcPort != nullptr && MyProcPort->application_name != nullptr ? MyProcPort->application_name : "";
+    const char* current = application_name != nullptr ? application_name : "";
+    for (const char* prefix : kCitusPrefixes) {
+        if (std::strncmp(started_as, prefix, std::strlen(prefix)) == 0 ||
+            std::strncmp(current, prefix, std::strlen(prefix)) == 0) {
+            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                            errmsg("%s cannot run in a connection Citus opened for its own work", aggregate),
+                            errdetail("pgdp releases and charges only on the node the analyst is connected "
+                                      "to; workers compute exact totals only."),
+                            errhint("Preload pgdp after citus on the coordinator: shared_preload_libraries "
+                                    "= 'citus,pgdp'.")));
+        }
+    }
+}
+
+}  // namespace pgdp::pg

@@ -1,0 +1,33 @@
+// Person-level releases over protected relations (issue 10, first form: ungrouped releases). The
+// planner hook rewrites a query level whose pgdp aggregates read a protected relation into two
+// levels: the rows of each privacy unit are combined first (per unit: its sum, its mean, one row),
+// then the unchanged aggregates release over the units (docs/privacy.md "Person-level releases").
+// Levels it cannot rewrite are refused before planning; plans made from a rewritten query are
+// marked, and the ExecutorStart guard (protected_relations.hpp) lets only those read protected
+// relations for releases.
+#pragma once
+
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "nodes/parsenodes.h"
+#include "nodes/plannodes.h"
+}
+
+#include "pg/catalog/protected_relations.hpp"
+
+namespace pgdp::pg {
+
+// Rewrites every query level of `parse` (subqueries included) whose pgdp aggregates read a
+// protected relation; ereports (0A000) for such levels that have no person-level form yet.
+// Returns the marks of the protections rewritten for (NIL if none), for mark_person_level_plan.
+List* rewrite_person_level_releases(Query* parse);
+
+// Marks a plan made from a rewritten query (the marks are part of the plan: copies keep them).
+void mark_person_level_plan(PlannedStmt* statement, List* marks);
+bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog);
+
+// True if `statement` was made from a rewritten query (it carries the marks; no catalog read).
+bool has_person_level_marks(const PlannedStmt* statement);
+
+}  // namespace pgdp::pg

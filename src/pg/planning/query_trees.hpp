@@ -1,0 +1,37 @@
+// Helpers of pgdp's query rewrites and plan inspections (person_level.cpp,
+// distributed_release.cpp, release_cache.cpp): walking trees, building calls, finding pgdp's own
+// functions.
+#pragma once
+
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "nodes/primnodes.h"
+}
+
+namespace pgdp::pg {
+
+// PostgreSQL's tree walkers and mutators take their callback as a function of no arguments.
+using WalkerFn = bool (*)();
+template <typename F>
+WalkerFn walker_cast(F f) {
+    return reinterpret_cast<WalkerFn>(reinterpret_cast<void (*)()>(f));
+}
+using MutatorFn = Node* (*)();
+template <typename F>
+MutatorFn mutator_cast(F f) {
+    return reinterpret_cast<MutatorFn>(reinterpret_cast<void (*)()>(f));
+}
+
+// Every relation entry (RTE_RELATION) of a query tree, at every level (subqueries, CTEs, sublinks).
+List* relation_entries(Node* tree);
+
+// A call of a built-in aggregate over one argument (nullptr: aggregate(*)), with a filter.
+Aggref* builtin_aggregate(Oid function, Oid result, Expr* argument, Expr* filter);
+
+// The function pgdp.<name>(types) of the pgdp extension (a function of that name in a schema
+// someone else made must not run in pgdp's place); ereports (55000) if the installed version
+// lacks it, naming `since` as the version that has it.
+Oid pgdp_extension_function(const char* name, int nargs, const Oid* types, const char* since);
+
+}  // namespace pgdp::pg

@@ -1,0 +1,187 @@
+// The allow-list of functions that may run on protected rows read with DP-only access (see
+// row_safe_functions.hpp and docs/privacy.md "No data-dependent errors").
+//
+// How an entry was chosen: its C code (PostgreSQL 15) has no ereport on any path for any value
+// of its argument types except out-of-memory; comparisons of text, character and name raise only
+// when no collation is determined, which the rewrite refuses at plan time (person_level.cpp), and
+// sql/error_oracles.sql calls every entry over adversarial values and every collation of the
+// test cluster. Left out on purpose: arithmetic (overflow, division by zero), narrowing casts,
+// casts from text, numeric/float functions that raise on NaN or Infinity (ln, sqrt, ...),
+// comparisons across date/timestamp types (conversions that may go out of range), LIKE and
+// regular expressions (nondeterministic collations, bad patterns), length limits.
+#include "pg/planning/row_safe_functions.hpp"
+
+extern "C" {
+#include "catalog/pg_language.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "nodes/pg_list.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+}
+
+#include "pg/planning/query_trees.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+struct Entry {
+    const char* name;  // in pg_catalog
+    int nargs;
+    Oid types[3];
+};
+
+// Six comparisons of one pair of argument types.
+#define PGDP_COMPARISONS(eq, ne, lt, le, gt, ge, left, right)                                       \
+    {eq, 2, {left, right}}, {ne, 2, {left, right}}, {lt, 2, {left, right}}, {le, 2, {left, right}}, \
+        {gt, 2, {left, right}}, {                                                                   \
+        ge, 2, { left, right }                                                                      \
+    }
+
+constexpr Entry builtin_entries[] = {
+    PGDP_COMPARISONS("booleq", "boolne", "boollt", "boolle", "boolgt", "boolge", BOOLOID, BOOLOID),
+    PGDP_COMPARISONS("int2eq", "int2ne", "int2lt", "int2le", "int2gt", "int2ge", INT2OID, INT2OID),
+    PGDP_COMPARISONS("int4eq", "int4ne", "int4lt", "int4le", "int4gt", "int4ge", INT4OID, INT4OID),
+    PGDP_COMPARISONS("int8eq", "int8ne", "int8lt", "int8le", "int8gt", "int8ge", INT8OID, INT8OID),
+    PGDP_COMPARISONS("int24eq", "int24ne", "int24lt", "int24le", "int24gt", "int24ge", INT2OID, INT4OID),
+    PGDP_COMPARISONS("int42eq", "int42ne", "int42lt", "int42le", "int42gt", "int42ge", INT4OID, INT2OID),
+    PGDP_COMPARISONS("int28eq", "int28ne", "int28lt", "int28le", "int28gt", "int28ge", INT2OID, INT8OID),
+    PGDP_COMPARISONS("int82eq", "int82ne", "int82lt", "int82le", "int82gt", "int82ge", INT8OID, INT2OID),
+    PGDP_COMPARISONS("int48eq", "int48ne", "int48lt", "int48le", "int48gt", "int48ge", INT4OID, INT8OID),
+    PGDP_COMPARISONS("int84eq", "int84ne", "int84lt", "int84le", "int84gt", "int84ge", INT8OID, INT4OID),
+    PGDP_COMPARISONS("float4eq", "float4ne", "float4lt", "float4le", "float4gt", "float4ge", FLOAT4OID,
+                     FLOAT4OID),
+    PGDP_COMPARISONS("float8eq", "float8ne", "float8lt", "float8le", "float8gt", "float8ge", FLOAT8OID,
+                     FLOAT8OID),
+    PGDP_COMPARISONS("float48eq", "float48ne", "float48lt", "float48le", "float48gt", "float48ge", FLOAT4OID,
+                     FLOAT8OID),
+    PGDP_COMPARISONS("float84eq", "float84ne", "float84lt", "float84le", "float84gt", "float84ge", FLOAT8OID,
+                     FLOAT4OID),
+    PGDP_COMPARISONS("numeric_eq", "numeric_ne", "numeric_lt", "numeric_le", "numeric_gt", "numeric_ge",
+                     NUMERICOID, NUMERICOID),
+    PGDP_COMPARISONS("texteq", "textne", "text_lt", "text_le", "text_gt", "text_ge", TEXTOID, TEXTOID),
+    PGDP_COMPARISONS("bpchareq", "bpcharne", "bpcharlt", "bpcharle", "bpchargt", "bpcharge", BPCHAROID,
+                     BPCHAROID),
+    PGDP_COMPARISONS("nameeq", "namene", "namelt", "namele", "namegt", "namege", NAMEOID, NAMEOID),
+    PGDP_COMPARISONS("date_eq", "date_ne", "date_lt", "date_le", "date_gt", "date_ge", DATEOID, DATEOID),
+    PGDP_COMPARISONS("timestamp_eq", "timestamp_ne", "timestamp_lt", "timestamp_le", "timestamp_gt",
+                     "timestamp_ge", TIMESTAMPOID, TIMESTAMPOID),
+    PGDP_COMPARISONS("timestamptz_eq", "timestamptz_ne", "timestamptz_lt", "timestamptz_le", "timestamptz_gt",
+                     "timestamptz_ge", TIMESTAMPTZOID, TIMESTAMPTZOID),
+    // Widening casts (exact or rounding, never out of range; float to numeric keeps NaN and
+    // +-Infinity since PostgreSQL 14).
+    {"int4", 1, {INT2OID}},
+    {"int8", 1, {INT2OID}},
+    {"int8", 1, {INT4OID}},
+    {"float4", 1, {INT2OID}},
+    {"float4", 1, {INT4OID}},
+    {"float4", 1, {INT8OID}},
+    {"float8", 1, {INT2OID}},
+    {"float8", 1, {INT4OID}},
+    {"float8", 1, {INT8OID}},
+    {"float8", 1, {FLOAT4OID}},
+    {"numeric", 1, {INT2OID}},
+    {"numeric", 1, {INT4OID}},
+    {"numeric", 1, {INT8OID}},
+    {"numeric", 1, {FLOAT4OID}},
+    {"numeric", 1, {FLOAT8OID}},
+};
+
+#undef PGDP_COMPARISONS
+
+constexpr Entry pgdp_entries[] = {
+    {"bucket", 2, {FLOAT8OID, FLOAT8OID}},
+    {"bucket", 2, {INT8OID, INT8OID}},
+    {"clamp", 3, {FLOAT8OID, FLOAT8OID, FLOAT8OID}},
+};
+
+constexpr int builtin_count = sizeof(builtin_entries) / sizeof(builtin_entries[0]);
+constexpr int pgdp_count = sizeof(pgdp_entries) / sizeof(pgdp_entries[0]);
+
+// The built-in entries resolved once per backend (pg_catalog's functions change only with the
+// server). InvalidOid for an entry that does not resolve to a built-in internal function: then it
+// allows nothing (fail closed).
+Oid builtin_oids[builtin_count];
+bool builtins_resolved = false;
+
+Oid resolve_builtin(const Entry& entry) {
+    const Oid function =
+        LookupFuncName(list_make2(makeString(pstrdup("pg_catalog")), makeString(pstrdup(entry.name))),
+                       entry.nargs, entry.types, true);
+    if (!OidIsValid(function)) return InvalidOid;
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const auto* proc = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tuple));
+    const bool builtin = proc->prolang == INTERNALlanguageId && proc->pronamespace == PG_CATALOG_NAMESPACE &&
+                         !proc->proretset && proc->prokind == PROKIND_FUNCTION;
+    ReleaseSysCache(tuple);
+    return builtin ? function : InvalidOid;
+}
+
+void resolve_builtins() {
+    if (builtins_resolved) return;
+    for (int i = 0; i < builtin_count; ++i) builtin_oids[i] = resolve_builtin(builtin_entries[i]);
+    builtins_resolved = true;
+}
+
+// pgdp's own entry i, or InvalidOid when the extension is not there (or too old).
+Oid pgdp_entry(int i) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    if (!OidIsValid(schema)) return InvalidOid;
+    const Entry& entry = pgdp_entries[i];
+    const Oid function =
+        LookupFuncName(list_make2(makeString(pstrdup("pgdp")), makeString(pstrdup(entry.name))), entry.nargs,
+                       entry.types, true);
+    if (!OidIsValid(function)) return InvalidOid;
+    // Only the extension's own function (its C code), not one a user put in that schema.
+    return pgdp_extension_function(entry.name, entry.nargs, entry.types, "0.7");
+}
+
+}  // namespace
+
+bool row_safe_function(Oid function) {
+    if (!OidIsValid(function)) return false;
+    resolve_builtins();
+    for (int i = 0; i < builtin_count; ++i) {
+        if (builtin_oids[i] == function) return true;
+    }
+    for (int i = 0; i < pgdp_count; ++i) {
+        if (pgdp_entry(i) == function) return true;
+    }
+    return false;
+}
+
+}  // namespace pgdp::pg
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_row_safe_functions);
+
+// pgdp.row_safe_functions(): the allow-list, one regprocedure per row.
+Datum pgdp_row_safe_functions(PG_FUNCTION_ARGS) {
+    auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC | MAT_SRF_BLESS);
+    pgdp::pg::resolve_builtins();
+    Datum value[1];
+    bool null[1] = {false};
+    for (int i = 0; i < pgdp::pg::builtin_count; ++i) {
+        if (!OidIsValid(pgdp::pg::builtin_oids[i])) continue;
+        value[0] = ObjectIdGetDatum(pgdp::pg::builtin_oids[i]);
+        tuplestore_putvalues(result->setResult, result->setDesc, value, null);
+    }
+    for (int i = 0; i < pgdp::pg::pgdp_count; ++i) {
+        const Oid function = pgdp::pg::pgdp_entry(i);
+        if (!OidIsValid(function)) continue;
+        value[0] = ObjectIdGetDatum(function);
+        tuplestore_putvalues(result->setResult, result->setDesc, value, null);
+    }
+    return static_cast<Datum>(0);
+}
+
+}  // extern "C"

@@ -1,0 +1,436 @@
+// dp_sum, dp_mean and dp_count: STYPE = internal states in the aggregate memory context holding
+// exact fixed-point totals (src/core/clamped_sum.hpp), combine/serialize/deserialize for
+// parallel plans, and noise only in the final function (src/core/release_plan.hpp).
+//
+// The privacy parameters (bounds, epsilon, delta, mechanism) are read from the aggregate call's
+// expressions, never from row data: each must be a constant or a query parameter (no column, no
+// volatile function), and they are validated on the first call, before any value is looked at.
+// An empty group therefore releases noise like any other.
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "nodes/execnodes.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/regproc.h"
+}
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "core/clamped_sum.hpp"
+#include "core/aggregate_release.hpp"
+#include "pg/calls/aggregate_call.hpp"
+#include "pg/base/cpp_boundary.hpp"
+#include "pg/execution/release_charge.hpp"
+#include "pg/base/strong_random.hpp"
+
+namespace {
+
+using pgdp::pg::AggregateIdentity;
+using pgdp::pg::AggregateKind;
+using pgdp::pg::is_integer_type;
+using pgdp::pg::Parameters;
+
+// The running state: rows seen (non-NULL, non-NaN values; every row for dp_count) and the total of
+// clamped values in units of 2^unit_exponent.
+// palloc guarantees only MAXALIGN (8-byte) alignment, so the 128-bit total is kept as two
+// 64-bit halves rather than as an __int128 member (which the compiler may access with 16-byte
+// aligned instructions).
+// lower and upper: the bounds the state was computed with, checked when parallel workers' partial
+// states are combined (a worker evaluates the parameters itself; they must be the charged ones).
+struct ClampedState {
+    int64 rows;
+    uint64 total_low;
+    int64 total_high;
+    double lower;
+    double upper;
+
+    __int128 total() const {
+        return static_cast<__int128>(total_high) * (static_cast<__int128>(1) << 64) +
+               static_cast<__int128>(total_low);
+    }
+    void set_total(__int128 value) {
+        total_low = static_cast<uint64>(value);
+        total_high = static_cast<int64>(value >> 64);
+    }
+    void add(__int128 value) { set_total(total() + value); }
+};
+static_assert(alignof(ClampedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
+
+constexpr uint8 kStateFormatVersion = 2;
+constexpr int kSerializedStateSize = 1 + 8 + 16 + 8 + 8;
+
+// One call site: what every support function of one aggregate call (transition, combine, final)
+// keeps in its fn_extra, allocated in fn_mcxt on its first call. Plain data, freed with fn_mcxt.
+struct CallSite {
+    Parameters parameters;  // as charged (release_charge.hpp): never evaluated again
+    bool partial_totals;    // a distributed call: adds workers' totals (aggregate_call.hpp)
+    bool planned;           // final functions: plan built by the first final call
+    pgdp::AggregatePlan plan;
+    int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
+};
+static_assert(std::is_trivially_copyable_v<CallSite> && alignof(CallSite) <= MAXIMUM_ALIGNOF,
+              "call sites are plain data in palloc'd memory");
+
+// The call site of fcinfo, created on the first call from the parameters registered when the
+// execution started (release_charge.hpp call_parameters).
+CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
+    if (fcinfo->flinfo->fn_extra != nullptr) return *static_cast<CallSite*>(fcinfo->flinfo->fn_extra);
+    const Aggref* aggref = AggGetAggref(fcinfo);
+    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp aggregates cannot be used as window functions"),
+                        errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
+    }
+    // The call's arguments are read by position: only as the support function of a pgdp
+    // aggregate, never through another aggregate that calls it (Citus's worker_partial_agg).
+    if (!pgdp::pg::identify_aggregate(aggref->aggfnoid).is_pgdp) {
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("pgdp aggregate support functions run only as part of a pgdp aggregate"),
+                 errdetail("They were called by the aggregate %s.", format_procedure(aggref->aggfnoid)),
+                 errhint("Call dp_sum, dp_mean or dp_count itself.")));
+    }
+    const Parameters& parameters = pgdp::pg::call_parameters(fcinfo, final_call);
+    auto* site = static_cast<CallSite*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallSite)));
+    site->parameters = parameters;
+    site->partial_totals = pgdp::pg::reads_partial_totals(aggref);
+    fcinfo->flinfo->fn_extra = site;
+    return *site;
+}
+
+MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
+    MemoryContext context = nullptr;
+    const int how = AggCheckCallContext(fcinfo, &context);
+    if (how == AGG_CONTEXT_WINDOW) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp aggregates cannot be used as window functions"),
+                        errhint("Each window frame would be a separate release; use GROUP BY.")));
+    }
+    if (how == 0) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp aggregate support function called outside an aggregate")));
+    }
+    return context;
+}
+
+ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context, const pgdp::AggregateParameters& p) {
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
+    state->lower = p.lower;
+    state->upper = p.upper;
+    return state;
+}
+
+bool same_bounds(const ClampedState& state, const pgdp::AggregateParameters& p) {
+    return std::memcmp(&state.lower, &p.lower, sizeof(double)) == 0 &&
+           std::memcmp(&state.upper, &p.upper, sizeof(double)) == 0;
+}
+
+// The value as float8; NaN for NaN inputs (skipped by the caller).
+double value_as_double(FunctionCallInfo fcinfo, Oid type) {
+    switch (type) {
+        case INT2OID:
+            return PG_GETARG_INT16(1);
+        case INT4OID:
+            return PG_GETARG_INT32(1);
+        case INT8OID:
+            return static_cast<double>(PG_GETARG_INT64(1));
+        case FLOAT4OID:
+            return PG_GETARG_FLOAT4(1);
+        case NUMERICOID: {
+            Numeric number = PG_GETARG_NUMERIC(1);
+            if (numeric_is_nan(number)) return std::numeric_limits<double>::quiet_NaN();
+            // No overflow error: a huge value becomes +-Infinity and is clamped like any other, so no
+            // error can depend on the data.
+            return DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+        }
+        default:
+            return PG_GETARG_FLOAT8(1);
+    }
+}
+
+[[noreturn]] void refuse_partial_totals(const char* why) {
+    ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                    errmsg("invalid partial totals from the distributed tables: %s", why),
+                    errhint("Check that every Citus node runs the same pgdp version.")));
+}
+
+// A numeric holding an integer as a 128-bit integer (the workers' sum of int8 units).
+__int128 integer_numeric(Numeric number) {
+    if (numeric_is_nan(number) || numeric_is_inf(number)) refuse_partial_totals("not a finite number");
+    const char* text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(number)));
+    const bool negative = *text == '-';
+    if (negative) ++text;
+    __int128 value = 0;
+    constexpr __int128 kLimit = (static_cast<__int128>(1) << 125);
+    for (; *text != '\0'; ++text) {
+        if (*text < '0' || *text > '9') refuse_partial_totals("not an integer");
+        const int digit = *text - '0';
+        if (value > (kLimit - digit) / 10) refuse_partial_totals("out of range");  // before it could wrap
+        value = value * 10 + digit;
+    }
+    return negative ? -value : value;
+}
+
+// A distributed call (aggregate_call.hpp kReadsPartialTotals): its last two arguments are one
+// group's exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or
+// dp_count) and the rows counted. A total no row set within [lower, upper] can give is refused,
+// so the release's sensitivity holds whatever a worker computed.
+Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const pgdp::AggregateParameters& p) {
+    const int last = PG_NARGS() - 1;
+    const int64 rows = PG_ARGISNULL(last) ? 0 : PG_GETARG_INT64(last);
+    if (rows < 0) refuse_partial_totals("negative row count");
+    __int128 total = PG_ARGISNULL(last - 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last - 1));
+    __int128 low = 0;
+    __int128 high = 0;
+    if (p.lower != 0.0 || p.upper != 0.0) {
+        low = pgdp::clamped_units(p.lower, p.lower, p.upper, p.unit_exponent);
+        high = pgdp::clamped_units(p.upper, p.lower, p.upper, p.unit_exponent);
+    }
+    if (total < low * rows || total > high * rows)
+        refuse_partial_totals("a total outside [lower, upper] per row");
+    state->rows += rows;
+    state->add(total);
+    PG_RETURN_POINTER(state);
+}
+
+// Per-row fast path: once this call site exists and its group's state does, the context checks
+// (done on the first row of each group) are not repeated.
+bool established(FunctionCallInfo fcinfo) { return !PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr; }
+
+Datum clamped_transition(FunctionCallInfo fcinfo) {
+    const Parameters* parameters;
+    ClampedState* state;
+    const CallSite* site;
+    if (established(fcinfo)) {
+        site = static_cast<const CallSite*>(fcinfo->flinfo->fn_extra);
+        parameters = &site->parameters;
+        state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    } else {
+        MemoryContext context = aggregate_context(fcinfo);
+        site = &call_site(fcinfo, false);
+        parameters = &site->parameters;
+        state = state_of(fcinfo, context, parameters->privacy);
+    }
+    if (site->partial_totals) return add_partial_totals(fcinfo, state, parameters->privacy);
+    if (!PG_ARGISNULL(1)) {
+        const double value = value_as_double(fcinfo, parameters->value_type);
+        if (!std::isnan(value)) {
+            const pgdp::AggregateParameters& p = parameters->privacy;
+            state->add(pgdp::clamped_units(value, p.lower, p.upper, p.unit_exponent));
+            state->rows += 1;
+        }
+    }
+    PG_RETURN_POINTER(state);
+}
+
+Datum count_transition(FunctionCallInfo fcinfo) {
+    if (established(fcinfo) && !static_cast<const CallSite*>(fcinfo->flinfo->fn_extra)->partial_totals) {
+        reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))->rows += 1;
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
+    MemoryContext context = aggregate_context(fcinfo);
+    const CallSite& site = call_site(fcinfo, false);
+    ClampedState* state = state_of(fcinfo, context, site.parameters.privacy);
+    if (site.partial_totals) return add_partial_totals(fcinfo, state, site.parameters.privacy);
+    state->rows += 1;
+    PG_RETURN_POINTER(state);
+}
+
+const ClampedState* final_state(FunctionCallInfo fcinfo) {
+    static const ClampedState empty{0, 0, 0, 0.0, 0.0};
+    return PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+}
+
+// The *_ci forms return a dp_release record: the release, its interval and noise, and (0.8) the
+// epsilon and delta it was charged and from_cache (false here; the release cache sets it when it
+// answers the stored row again). A 0.7 catalog's dp_release has the first six fields only.
+Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& release, double alpha,
+                     pgdp::Mechanism mechanism, const pgdp::ReleaseCharge& charged) {
+    TupleDesc descriptor;
+    if (get_call_result_type(fcinfo, nullptr, &descriptor) != TYPEFUNC_COMPOSITE) {
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("dp_release must be returned as a record")));
+    }
+    descriptor = BlessTupleDesc(descriptor);
+    const char* name = pgdp::mechanism_name(mechanism).data();  // a string literal
+    Datum values[9] = {Float8GetDatum(release.value),
+                       Float8GetDatum(release.ci_lower),
+                       Float8GetDatum(release.ci_upper),
+                       Float8GetDatum(release.noise_sd),
+                       Float8GetDatum(alpha),
+                       CStringGetTextDatum(name),
+                       Float8GetDatum(charged.epsilon),
+                       Float8GetDatum(charged.delta),
+                       BoolGetDatum(false)};
+    bool nulls[9] = {false, false, false, false, false, false, false, false, false};
+    if (descriptor->natts != 6 && descriptor->natts != 9) {
+        ereport(ERROR,
+                (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("dp_release has an unexpected number of fields"),
+                 errhint("ALTER EXTENSION pgdp UPDATE.")));
+    }
+    return HeapTupleGetDatum(heap_form_tuple(descriptor, values, nulls));
+}
+
+// The plain forms return the value in the aggregate's result type: numeric for numeric values,
+// bigint for dp_count and dp_sum over integers (saturated), float8 otherwise.
+Datum typed_value(const pgdp::AggregateRelease& release, Oid type, AggregateKind kind) {
+    if (type == NUMERICOID) return DirectFunctionCall1(float8_numeric, Float8GetDatum(release.value));
+    if (kind != AggregateKind::Mean && is_integer_type(type)) {
+        const double limit = 9223372036854775807.0;
+        return Int64GetDatum(static_cast<int64>(std::fmax(-limit, std::fmin(release.value, limit - 1024.0))));
+    }
+    return Float8GetDatum(release.value);
+}
+
+// Every final function: the call site's plan (built once), the state (an empty one for a group
+// without rows), the release computed behind the exception barrier (only plain data is alive
+// when an error is raised here), and the result in the aggregate's form.
+Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
+    (void)aggregate_context(fcinfo);
+    // Released only for a call charged by this execution (release_charge.hpp), and only while no
+    // other role's code has become active since the charge (a cursor fetched from such code).
+    CallSite& site = call_site(fcinfo, true);
+    pgdp::pg::require_release_still_allowed(fcinfo);
+    // A plain aggregate has one group: a second final call means the executor computed it again
+    // (a rescan), which would be a second release of one charge.
+    const AggState* aggstate = castNode(AggState, fcinfo->context);
+    if (castNode(Agg, aggstate->ss.ps.plan)->aggstrategy == AGG_PLAIN &&
+        ++site.plain_final_calls > aggstate->maxsets) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("a pgdp aggregate was evaluated twice for one charge"),
+                        errhint("Compute the release once, e.g. in a MATERIALIZED CTE.")));
+    }
+    const ClampedState* state = final_state(fcinfo);
+    const pgdp::ExactTotals totals{state->total(), state->rows};
+    const pgdp::AggregateParameters& parameters = site.parameters.privacy;
+    pgdp::RandomSource& random = pgdp::pg::release_random_source();
+    pgdp::AggregateRelease release;
+    pgdp::ReleaseCharge charged{};
+    bool keep = false;
+    PGDP_GUARDED({
+        if (!site.planned) {
+            site.plan = pgdp::plan_aggregate_release(identity.kind, parameters);
+            site.planned = true;
+        }
+        if (identity.kind == AggregateKind::Selection) {
+            // The keep decision is sampled exactly (partition_selection.hpp); no noisy count leaves.
+            keep = pgdp::release_selection(site.plan, totals.rows, random).keep;
+        } else {
+            release = pgdp::release_aggregate(parameters, site.plan, totals, random);
+            if (identity.with_interval) charged = pgdp::release_charge(parameters, site.plan);
+        }
+    });
+    if (identity.kind == AggregateKind::Selection) return BoolGetDatum(keep);
+    if (identity.with_interval)
+        return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism, charged);
+    return typed_value(release, site.parameters.value_type, identity.kind);
+}
+
+}  // namespace
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_clamped_transfn);
+PG_FUNCTION_INFO_V1(pgdp_clamped_ci_transfn);
+PG_FUNCTION_INFO_V1(pgdp_count_transfn);
+PG_FUNCTION_INFO_V1(pgdp_count_ci_transfn);
+PG_FUNCTION_INFO_V1(pgdp_state_combine);
+PG_FUNCTION_INFO_V1(pgdp_state_serialize);
+PG_FUNCTION_INFO_V1(pgdp_state_deserialize);
+PG_FUNCTION_INFO_V1(pgdp_sum_final);
+PG_FUNCTION_INFO_V1(pgdp_mean_final);
+PG_FUNCTION_INFO_V1(pgdp_count_final);
+PG_FUNCTION_INFO_V1(pgdp_sum_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_mean_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_count_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_groups_final);
+
+// (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
+Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
+// The same with a trailing alpha, for dp_sum_ci and dp_mean_ci.
+Datum pgdp_clamped_ci_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
+// (state, epsilon [, delta [, mechanism]]) for dp_count: every row counts.
+Datum pgdp_count_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo); }
+Datum pgdp_count_ci_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo); }
+
+Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
+    MemoryContext context = aggregate_context(fcinfo);
+    if (PG_ARGISNULL(1)) {
+        if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+        PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+    }
+    const auto* other = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(1));
+    const pgdp::AggregateParameters& p = call_site(fcinfo, false).parameters.privacy;
+    if (!same_bounds(*other, p)) {
+        // Not reachable while parameters are deterministic (aggregate_call.cpp); refuse rather than
+        // release a total computed with other bounds than those charged.
+        ereport(ERROR,
+                (errcode(ERRCODE_INTERNAL_ERROR),
+                 errmsg("a partial pgdp aggregate was computed with other bounds than those charged"),
+                 errhint("Report this query; run it with max_parallel_workers_per_gather = 0 meanwhile.")));
+    }
+    ClampedState* state = state_of(fcinfo, context, p);  // a fresh copy with the bounds when arg 0 is NULL
+    state->rows += other->rows;
+    state->add(other->total());
+    PG_RETURN_POINTER(state);
+}
+
+Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
+    (void)aggregate_context(fcinfo);
+    const auto* state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + kSerializedStateSize));
+    SET_VARSIZE(out, VARHDRSZ + kSerializedStateSize);
+    char* data = VARDATA(out);
+    data[0] = static_cast<char>(kStateFormatVersion);
+    std::memcpy(data + 1, &state->rows, 8);
+    std::memcpy(data + 9, &state->total_low, 8);
+    std::memcpy(data + 17, &state->total_high, 8);
+    std::memcpy(data + 25, &state->lower, 8);
+    std::memcpy(data + 33, &state->upper, 8);
+    PG_RETURN_BYTEA_P(out);
+}
+
+Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
+    MemoryContext context = aggregate_context(fcinfo);
+    bytea* in = PG_GETARG_BYTEA_PP(0);
+    const char* data = VARDATA_ANY(in);
+    if (VARSIZE_ANY_EXHDR(in) != kSerializedStateSize || static_cast<uint8>(data[0]) != kStateFormatVersion) {
+        ereport(ERROR,
+                (errcode(ERRCODE_DATA_CORRUPTED),
+                 errmsg("invalid pgdp aggregate state (size %d, version %d)",
+                        static_cast<int>(VARSIZE_ANY_EXHDR(in)),
+                        VARSIZE_ANY_EXHDR(in) > 0 ? static_cast<int>(static_cast<uint8>(data[0])) : -1)));
+    }
+    auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
+    std::memcpy(&state->rows, data + 1, 8);
+    std::memcpy(&state->total_low, data + 9, 8);
+    std::memcpy(&state->total_high, data + 17, 8);
+    std::memcpy(&state->lower, data + 25, 8);
+    std::memcpy(&state->upper, data + 33, 8);
+    if (state->rows < 0) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("invalid pgdp aggregate state (negative row count)")));
+    }
+    PG_RETURN_POINTER(state);
+}
+
+// One body for all six (aggregate_call.hpp has their identities).
+Datum pgdp_sum_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpSum); }
+Datum pgdp_mean_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpMean); }
+Datum pgdp_count_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCount); }
+Datum pgdp_sum_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpSumCi); }
+Datum pgdp_mean_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpMeanCi); }
+Datum pgdp_count_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCountCi); }
+Datum pgdp_groups_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpGroups); }
+
+}  // extern "C"

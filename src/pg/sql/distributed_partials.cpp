@@ -1,0 +1,134 @@
+// The two functions a distributed release runs (distributed_release.hpp):
+// - pgdp.clamped_units(value, lower, upper), on the workers: one row's clamped value in the exact
+//   fixed-point units of the single-node aggregates (core/clamped_sum.hpp), summed there by sum();
+// - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
+//   execution planned (release_charge.hpp charged_partials_plan) and returns its exact totals to
+//   that execution's pgdp calls, and to nothing else.
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "executor/tstoreReceiver.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/numeric.h"
+#include "utils/snapmgr.h"
+}
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/clamped_sum.hpp"
+#include "pg/base/cpp_boundary.hpp"
+#include "pg/planning/distributed_release.hpp"
+#include "pg/execution/release_charge.hpp"
+
+namespace {
+
+// The unit exponent of the bounds a call site last saw (the bounds are the call's constants).
+struct UnitsCache {
+    double lower;
+    double upper;
+    int unit_exponent;
+    bool valid;
+};
+
+int64 units_of(FunctionCallInfo fcinfo, double value) {
+    const double lower = PG_GETARG_FLOAT8(1);
+    const double upper = PG_GETARG_FLOAT8(2);
+    auto* cache = static_cast<UnitsCache*>(fcinfo->flinfo->fn_extra);
+    if (cache == nullptr || !cache->valid || std::memcmp(&cache->lower, &lower, sizeof(double)) != 0 ||
+        std::memcmp(&cache->upper, &upper, sizeof(double)) != 0) {
+        if (cache == nullptr) {
+            cache =
+                static_cast<UnitsCache*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(UnitsCache)));
+            fcinfo->flinfo->fn_extra = cache;
+        }
+        int exponent = 0;
+        cache->valid = false;
+        PGDP_GUARDED(exponent = pgdp::sum_unit_exponent(lower, upper));
+        *cache = UnitsCache{lower, upper, exponent, true};
+    }
+    return pgdp::clamped_units(value, lower, upper, cache->unit_exponent);
+}
+
+[[noreturn]] void refuse_outside_release(const char* why) {
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("pgdp.distributed_partials runs only inside the releases pgdp plans"),
+                    errdetail("%s", why),
+                    errhint("Call dp_sum, dp_mean or dp_count on the distributed table instead.")));
+}
+
+}  // namespace
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_clamped_units_float8);
+PG_FUNCTION_INFO_V1(pgdp_clamped_units_numeric);
+PG_FUNCTION_INFO_V1(pgdp_distributed_partials);
+
+// round(clamp(value, lower, upper) / 2^e) with e from the bounds, as the aggregates' transition
+// adds it; NULL for NaN (not a row, as in the transition).
+Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) {
+    const double value = PG_GETARG_FLOAT8(0);
+    if (std::isnan(value)) PG_RETURN_NULL();
+    PG_RETURN_INT64(units_of(fcinfo, value));
+}
+
+Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) {
+    Numeric number = PG_GETARG_NUMERIC(0);
+    if (numeric_is_nan(number)) PG_RETURN_NULL();
+    // As the transition reads numeric values: a huge value becomes +-Infinity and is clamped.
+    const double value =
+        DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+    PG_RETURN_INT64(units_of(fcinfo, value));
+}
+
+Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
+    auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    if (result == nullptr || !IsA(result, ReturnSetInfo) || (result->allowedModes & SFRM_Materialize) == 0 ||
+        result->expectedDesc == nullptr || result->econtext == nullptr) {
+        refuse_outside_release("It was not called as the function scan of such a plan.");
+    }
+    // The plan the charged execution made of this very call (ereports otherwise).
+    const PlannedStmt* planned =
+        pgdp::pg::charged_partials_plan(result->econtext->ecxt_estate, fcinfo->flinfo->fn_expr);
+    MemoryContext per_query = result->econtext->ecxt_per_query_memory;
+    MemoryContext old = MemoryContextSwitchTo(per_query);
+    Tuplestorestate* store = tuplestore_begin_heap(true, false, work_mem);
+    TupleDesc descriptor = CreateTupleDescCopy(result->expectedDesc);
+    PlannedStmt* statement = static_cast<PlannedStmt*>(copyObjectImpl(planned));
+    MemoryContextSwitchTo(old);
+    DestReceiver* destination = CreateDestReceiver(DestTuplestore);
+    SetTuplestoreDestReceiverParams(destination, store, per_query, false, nullptr, nullptr);
+    QueryDesc* query = CreateQueryDesc(statement, debug_query_string != nullptr ? debug_query_string : "",
+                                       GetActiveSnapshot(), InvalidSnapshot, destination,
+                                       result->econtext->ecxt_param_list_info, nullptr, 0);
+    const int nest_level = pgdp::pg::pin_partials_settings();
+    ExecutorStart(query, 0);
+    bool same_columns = query->tupDesc->natts == descriptor->natts;
+    for (int i = 0; same_columns && i < descriptor->natts; ++i) {
+        same_columns = TupleDescAttr(query->tupDesc, i)->atttypid == TupleDescAttr(descriptor, i)->atttypid;
+    }
+    if (!same_columns) {
+        ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                        errmsg("pgdp partials query returned other columns than planned")));
+    }
+    ExecutorRun(query, ForwardScanDirection, 0, true);
+    ExecutorFinish(query);
+    ExecutorEnd(query);
+    AtEOXact_GUC(true, nest_level);
+    FreeQueryDesc(query);
+    destination->rDestroy(destination);
+    result->returnMode = SFRM_Materialize;
+    result->setResult = store;
+    result->setDesc = descriptor;
+    return (Datum)0;
+}
+
+}  // extern "C"

@@ -1,0 +1,310 @@
+#include "pg/trust/running_statements.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "access/parallel.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/plannodes.h"
+#include "parser/parsetree.h"
+#include "tcop/pquery.h"
+#include "tcop/utility.h"
+#include "parser/parse_type.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/portal.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+}
+
+#include <cstring>
+
+#include "pg/base/backend_stack.hpp"
+#include "pg/trust/release_trust.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+// One running statement: an execution's plan, or a utility statement that runs queries (with
+// the target table of a COPY FROM).
+struct Running {
+    const PlannedStmt* statement;
+    Oid copy_target;
+    bool outside_statement;  // started while no statement ran (parse, bind, plan time), or inside such
+};
+BackendStack<Running> running;
+int explain_analyze_depth = 0;
+
+// The owner of a domain (InvalidOid for other types).
+Oid domain_owner(Oid type) {
+    HeapTuple tuple = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Form_pg_type form = (Form_pg_type)GETSTRUCT(tuple);
+    const Oid owner = form->typtype == TYPTYPE_DOMAIN ? form->typowner : InvalidOid;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+bool foreign_relation(Oid relation, ForeignCode* found) {
+    const Oid owner = relation_owner(relation);
+    if (!OidIsValid(owner) || is_trusted_author(owner)) return false;
+    const char kind = get_rel_relkind(relation);
+    *found = ForeignCode{kind == RELKIND_VIEW      ? "view"
+                         : kind == RELKIND_MATVIEW ? "materialized view"
+                                                   : "table",
+                         relation, owner};
+    return true;
+}
+
+bool foreign_domain(Oid type, ForeignCode* found) {
+    const Oid owner = domain_owner(type);
+    if (!OidIsValid(owner) || is_trusted_author(owner)) return false;
+    *found = ForeignCode{"domain", type, owner};
+    return true;
+}
+
+// A value of this type can run another role's domain constraints when it is read from text or
+// binary: the type is such a domain, or an array of one, or a composite with such a column
+// (array_in and record_in call their elements' input functions).
+bool type_runs_foreign_constraints(Oid type, ForeignCode* found, int depth = 0) {
+    if (!OidIsValid(type) || depth > 4) return false;
+    if (foreign_domain(type, found)) return true;
+    const Oid element = get_element_type(type);
+    if (OidIsValid(element)) return type_runs_foreign_constraints(element, found, depth + 1);
+    const Oid base = getBaseType(type);
+    if (base != type) return type_runs_foreign_constraints(base, found, depth + 1);
+    const Oid relation = typeidTypeRelid(type);
+    if (!OidIsValid(relation)) return false;
+    Relation composite = RelationIdGetRelation(relation);
+    if (composite == nullptr) return false;
+    bool foreign = false;
+    for (int i = 0; i < RelationGetNumberOfAttributes(composite) && !foreign; ++i) {
+        const Form_pg_attribute attribute = TupleDescAttr(RelationGetDescr(composite), i);
+        if (!attribute->attisdropped)
+            foreign = type_runs_foreign_constraints(attribute->atttypid, found, depth + 1);
+    }
+    RelationClose(composite);
+    return foreign;
+}
+
+bool find_foreign_domain(Node* node, void* context) {
+    if (node == nullptr) return false;
+    // Domain checks (CoerceToDomain) and conversions whose result type reads through another
+    // role's domain at run time (a text cast to an array of it).
+    if (IsA(node, CoerceToDomain) &&
+        foreign_domain(castNode(CoerceToDomain, node)->resulttype, static_cast<ForeignCode*>(context))) {
+        return true;
+    }
+    // Values built at run time in such a type (a cast from text, jsonb_populate_record into a
+    // composite with such a domain, a row or array constructed of it) run its input or checks.
+    const bool builds_values = IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) ||
+                               IsA(node, ConvertRowtypeExpr) || IsA(node, FuncExpr) || IsA(node, Const) ||
+                               IsA(node, RowExpr) || IsA(node, ArrayExpr) || IsA(node, RelabelType) ||
+                               IsA(node, Param);
+    if (builds_values && type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
+        return true;
+    }
+    return expression_tree_walker(
+        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)), context);
+}
+
+// Domain coercions (their CHECK constraints) in the expressions of a plan: target lists and
+// quals of every node, join and index conditions, and the other expression lists plan nodes
+// carry (Result, Values, Function, TableFunc scans, Limit, ModifyTable).
+bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
+    if (plan == nullptr) return false;
+    check_stack_depth();
+    auto walk = [&](void* expressions) {
+        return find_foreign_domain(static_cast<Node*>(expressions), found);
+    };
+    if (walk(plan->targetlist) || walk(plan->qual)) return true;
+    ListCell* cell;
+    switch (nodeTag(plan)) {
+        case T_Result:
+            if (walk(castNode(Result, plan)->resconstantqual)) return true;
+            break;
+        case T_NestLoop:
+        case T_MergeJoin:
+        case T_HashJoin:
+            if (walk(((const Join*)plan)->joinqual)) return true;
+            if (IsA(plan, MergeJoin) && walk(castNode(MergeJoin, plan)->mergeclauses)) return true;
+            if (IsA(plan, HashJoin) && walk(castNode(HashJoin, plan)->hashclauses)) return true;
+            break;
+        case T_IndexScan:
+            if (walk(castNode(IndexScan, plan)->indexqualorig) ||
+                walk(castNode(IndexScan, plan)->indexorderbyorig)) {
+                return true;
+            }
+            break;
+        case T_IndexOnlyScan:
+            if (walk(castNode(IndexOnlyScan, plan)->indexqual)) return true;
+            break;
+        case T_BitmapIndexScan:
+            if (walk(castNode(BitmapIndexScan, plan)->indexqualorig)) return true;
+            break;
+        case T_BitmapHeapScan:
+            if (walk(castNode(BitmapHeapScan, plan)->bitmapqualorig)) return true;
+            break;
+        case T_TidScan:
+            if (walk(castNode(TidScan, plan)->tidquals)) return true;
+            break;
+        case T_Limit:
+            if (walk(castNode(Limit, plan)->limitOffset) || walk(castNode(Limit, plan)->limitCount))
+                return true;
+            break;
+        case T_TableFuncScan:
+            if (walk(castNode(TableFuncScan, plan)->tablefunc)) return true;
+            break;
+        case T_ValuesScan:
+            if (walk(castNode(ValuesScan, plan)->values_lists)) return true;
+            break;
+        case T_FunctionScan:
+            if (walk(castNode(FunctionScan, plan)->functions)) return true;
+            break;
+        case T_ModifyTable: {
+            const ModifyTable* modify = castNode(ModifyTable, plan);
+            if (walk(modify->onConflictSet) || walk(modify->onConflictWhere) ||
+                walk(modify->returningLists)) {
+                return true;
+            }
+            break;
+        }
+        case T_Append:
+            foreach (cell, castNode(Append, plan)->appendplans) {
+                if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+            }
+            break;
+        case T_MergeAppend:
+            foreach (cell, castNode(MergeAppend, plan)->mergeplans) {
+                if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+            }
+            break;
+        case T_SubqueryScan:
+            if (plan_has_foreign_domain(castNode(SubqueryScan, plan)->subplan, found)) return true;
+            break;
+        default:
+            break;
+    }
+    return plan_has_foreign_domain(plan->lefttree, found) || plan_has_foreign_domain(plan->righttree, found);
+}
+
+bool statement_runs_foreign_code(const PlannedStmt* statement, ForeignCode* found) {
+    ListCell* cell;
+    // Every relation the plan reads or writes (view bodies keep the view's own entry).
+    foreach (cell, statement->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        if (entry->rtekind == RTE_RELATION && foreign_relation(entry->relid, found)) return true;
+    }
+    if (plan_has_foreign_domain(statement->planTree, found)) return true;
+    foreach (cell, statement->subplans) {
+        if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+    }
+    return false;
+}
+
+bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
+    if (foreign_relation(table, found)) return true;
+    // COPY FROM reads every column through its type's input function: domain constraints run.
+    Relation relation = RelationIdGetRelation(table);
+    if (relation == nullptr) return false;
+    bool foreign = false;
+    for (int i = 0; i < RelationGetNumberOfAttributes(relation) && !foreign; ++i) {
+        const Form_pg_attribute attribute = TupleDescAttr(RelationGetDescr(relation), i);
+        if (!attribute->attisdropped) foreign = type_runs_foreign_constraints(attribute->atttypid, found);
+    }
+    RelationClose(relation);
+    return foreign;
+}
+
+// An execution or utility started while no statement runs, other than the active portal's own
+// statement, runs code of a statement being parsed, planned or bound (a domain constraint running
+// query_to_xml); so does everything started inside it.
+bool starts_outside_statement(const PlannedStmt* statement) {
+    if (IsParallelWorker()) return false;  // its leader's statement runs; workers never release
+    if (running.size() > 0) return running[running.size() - 1].outside_statement;
+    return !started_by_active_portal(statement);
+}
+
+bool is_explain_analyze(const Node* statement) {
+    if (!IsA(statement, ExplainStmt)) return false;
+    ListCell* cell;
+    foreach (cell, castNode(ExplainStmt, statement)->options) {
+        DefElem* option = lfirst_node(DefElem, cell);
+        if (std::strcmp(option->defname, "analyze") == 0) return defGetBoolean(option);
+    }
+    return false;
+}
+
+}  // namespace
+
+void enter_running_statement(const PlannedStmt* statement) {
+    running.push(Running{statement, InvalidOid, starts_outside_statement(statement)});
+}
+
+void leave_running_statement() { running.pop(); }
+
+RunningUtility enter_running_utility(const PlannedStmt* statement) {
+    Oid copy_target = InvalidOid;
+    const Node* utility = statement->utilityStmt;
+    if (IsA(utility, CopyStmt) && castNode(CopyStmt, utility)->is_from &&
+        castNode(CopyStmt, utility)->relation != nullptr) {
+        copy_target = RangeVarGetRelid(castNode(CopyStmt, utility)->relation, NoLock, true);
+    }
+    // Utilities that run queries (or code that does) are running statements too: a release started
+    // inside one is not one made while a statement is parsed or its parameters bound.
+    const bool runs_code = IsA(utility, DoStmt) || IsA(utility, CallStmt) || IsA(utility, ExplainStmt) ||
+                           IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) ||
+                           IsA(utility, ExecuteStmt);
+    const RunningUtility entered{runs_code, is_explain_analyze(utility)};
+    if (entered.runs_code) running.push(Running{nullptr, copy_target, starts_outside_statement(statement)});
+    if (entered.explain_analyze) ++explain_analyze_depth;
+    return entered;
+}
+
+void leave_running_utility(const RunningUtility& entered) {
+    if (entered.runs_code) running.pop();
+    if (entered.explain_analyze) --explain_analyze_depth;
+}
+
+bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt* except) {
+    for (int i = running.size() - 1; i >= from_depth && i >= 0; --i) {
+        const Running& entry = running[i];
+        if (except != nullptr && entry.statement == except) continue;
+        const bool foreign = entry.statement != nullptr ? statement_runs_foreign_code(entry.statement, found)
+                             : OidIsValid(entry.copy_target)
+                                 ? copy_target_runs_foreign_code(entry.copy_target, found)
+                                 : false;
+        if (foreign) return true;
+    }
+    return false;
+}
+
+int running_depth() { return running.size(); }
+
+const PlannedStmt* running_statement(int i) {
+    return i >= 0 && i < running.size() ? running[i].statement : nullptr;
+}
+
+bool statement_running(const PlannedStmt* statement) {
+    for (int i = 0; i < running.size(); ++i) {
+        if (running[i].statement == statement) return true;
+    }
+    return false;
+}
+
+bool running_outside_statement() {
+    return running.size() > 0 && running[running.size() - 1].outside_statement;
+}
+
+bool started_by_active_portal(const PlannedStmt* statement) {
+    return ActivePortal != nullptr && list_member_ptr(ActivePortal->stmts, statement);
+}
+
+bool explain_analyze_running() { return explain_analyze_depth > 0; }
+
+}  // namespace pgdp::pg

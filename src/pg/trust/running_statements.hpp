@@ -1,0 +1,68 @@
+// The statements running in this backend (executions inside ExecutorRun or ExecutorFinish, and
+// COPY FROM), and whether any of them runs code of a role the session does not trust: a table,
+// view or domain of such a role brings its triggers, CHECK constraints, defaults, policies,
+// index and partition expressions, view bodies and domain constraints, any of which may run SQL
+// (query_to_xml, a trusted function, ...) inside the statement. A query started inside such a
+// statement makes no release (release_trust.cpp): it would be charged to the session user for
+// code it did not write, and its result could be handed to that role.
+#pragma once
+
+#include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "nodes/plannodes.h"
+}
+
+namespace pgdp::pg {
+
+// Every execution (ExecutorRun, ExecutorFinish) is a running statement while it runs (hooks.cpp
+// pairs enter and leave, also on error).
+void enter_running_statement(const PlannedStmt* statement);
+void leave_running_statement();
+
+// Utilities that run code (DO, CALL, EXPLAIN, CREATE TABLE AS, COPY, EXECUTE) are running
+// statements too; EXPLAIN ANALYZE is noted (explain_analyze_running).
+struct RunningUtility {
+    bool runs_code;
+    bool explain_analyze;
+};
+RunningUtility enter_running_utility(const PlannedStmt* statement);
+void leave_running_utility(const RunningUtility& entered);
+
+// Another role's object whose code a running statement may execute.
+struct ForeignCode {
+    const char* kind;  // "table", "view", "domain", ...
+    Oid object;
+    Oid owner;
+};
+
+// True (and *found set) if a running statement touches an object of a role that is not trusted
+// (is_trusted_author). Checked lazily: only when a nested query wants to release. from_depth and
+// except: only the statements that started after the first from_depth, other than `except`
+// (a final function checks what began running since its own query was charged: a cursor
+// fetched later, from another statement).
+bool running_foreign_code(ForeignCode* found, int from_depth = 0, const PlannedStmt* except = nullptr);
+
+// The number of running statements now.
+int running_depth();
+
+// True if `statement` is being executed (inside ExecutorRun or ExecutorFinish) now.
+bool statement_running(const PlannedStmt* statement);
+
+// The plan of the i-th running statement (0 = outermost, < running_depth()); nullptr for a
+// utility statement (COPY FROM).
+const PlannedStmt* running_statement(int i);
+
+// True if `statement` is a statement of the active portal (a top-level statement, a cursor, an
+// EXECUTE'd prepared statement, started by PortalStart). With no running statement, any other
+// execution is code run while a statement is parsed, planned or its parameters bound (a domain
+// constraint calling query_to_xml(), a constant folded at plan time).
+bool started_by_active_portal(const PlannedStmt* statement);
+
+// True if the innermost running statement was started (directly or not) while no statement ran.
+bool running_outside_statement();
+
+// True while the statement being executed is EXPLAIN ANALYZE (its output shows exact row counts).
+bool explain_analyze_running();
+
+}  // namespace pgdp::pg
