@@ -1,9 +1,9 @@
+-- Specifies: who may be answered from the release cache, and with what (stages: execution, authorize and cache).
 -- Red-team round 10 (docs/red-team/round10.md): a hostile analyst against the release cache and
 -- budget windows (0.8). Each check shows the CORRECT behaviour. Checks marked BREAK fail until the
 -- lead fixes the break they reproduce (their expected output is what a fixed pgdp must print).
 -- Charges are counted in pgdp.ledger; answers are compared, never printed (noise).
 CREATE EXTENSION IF NOT EXISTS pgdp;
-NOTICE:  extension "pgdp" already exists, skipping
 SET extra_float_digits = 0;
 CREATE TABLE atk_sales AS SELECT g AS id, g % 5 AS region, g % 101 AS amount FROM generate_series(1, 20000) g;
 CREATE ROLE atk_eve;
@@ -12,16 +12,7 @@ CREATE ROLE atk_cid;
 GRANT SELECT ON atk_sales TO atk_eve, atk_bob, atk_cid;
 CREATE SCHEMA atk_eve AUTHORIZATION atk_eve;
 SELECT count(*) FROM (SELECT pgdp.set_budget(r::regrole, 100000, 0.5) FROM unnest(ARRAY['atk_eve', 'atk_bob', 'atk_cid']) r) s;
- count 
--------
-     3
-(1 row)
-
 SELECT relation, epoch FROM pgdp.set_refresh_policy('atk_sales');
- relation  | epoch 
------------+-------
- atk_sales |     1
-(1 row)
 
 CREATE FUNCTION pg_temp.error_of(query text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -37,6 +28,7 @@ END $$;
 CREATE FUNCTION pg_temp.charged(who name) RETURNS bigint LANGUAGE sql AS $$
     SELECT count(*) FROM pgdp.ledger l WHERE l.role = who::regrole
 $$;
+
 -- ---------------------------------------------------------------------------------------------
 -- BREAK 1 (privilege escalation). The cache is written as its table's owner (a superuser) with
 -- SPI statements whose operators and functions (now(), *, -, <) are resolved through the
@@ -49,11 +41,6 @@ GRANT INSERT ON atk_eve.ran_as TO PUBLIC;
 SET SESSION AUTHORIZATION atk_eve;
 -- (a first stored release: the expiry DELETE evaluates its condition per stored row)
 SELECT dp_sum(amount, 0, 100, 0.5) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 CREATE FUNCTION atk_eve.times(integer, interval) RETURNS interval LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO atk_eve.ran_as VALUES (current_user);
@@ -62,21 +49,12 @@ END $$;
 CREATE OPERATOR atk_eve.* (LEFTARG = integer, RIGHTARG = interval, FUNCTION = atk_eve.times);
 SET search_path = atk_eve, public;
 SELECT dp_sum(amount, 0, 100, 1.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 RESET search_path;
 RESET SESSION AUTHORIZATION;
 SELECT count(*) FILTER (WHERE who <> 'atk_eve') AS ran_as_another_role FROM atk_eve.ran_as;
- ran_as_another_role 
----------------------
-                   0
-(1 row)
-
 DROP OPERATOR atk_eve.*(integer, interval);
 DROP FUNCTION atk_eve.times(integer, interval);
+
 -- ---------------------------------------------------------------------------------------------
 -- BREAK 2 (a group member reads rows she may not read). The admin shares answers in a cache
 -- group and exposes each seller's own rows through a security_barrier view filtering on
@@ -90,46 +68,17 @@ FROM generate_series(1, 2000) g;
 CREATE VIEW atk_my_sales WITH (security_barrier) AS SELECT id, amount FROM atk_own WHERE seller = current_user;
 GRANT SELECT ON atk_my_sales TO atk_bob, atk_cid;
 SELECT relation, epoch FROM pgdp.set_refresh_policy('atk_own');
- relation | epoch 
-----------+-------
- atk_own  |     1
-(1 row)
-
 SELECT pgdp.set_cache_group('atk_bob', 'atk_dash'), pgdp.set_cache_group('atk_cid', 'atk_dash');
- set_cache_group | set_cache_group 
------------------+-----------------
-                 | 
-(1 row)
-
 SET SESSION AUTHORIZATION atk_bob;
 SELECT dp_sum(amount, 0, 100, 100.0) AS total FROM atk_my_sales \gset bob_
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION atk_cid;
 SELECT pg_temp.error_of('SELECT count(*) FROM atk_own') AS cid_reads_table;
-              cid_reads_table               
---------------------------------------------
- 42501: permission denied for table atk_own
-(1 row)
-
 SELECT dp_sum(amount, 0, 100, 100.0) AS total FROM atk_my_sales \gset cid_
 SELECT pgdp.answered_from_cache() AS cid_answered_from_cache, abs(:cid_total) < 1000 AS cid_sees_own_rows;
- cid_answered_from_cache | cid_sees_own_rows 
--------------------------+-------------------
- f                       | t
-(1 row)
-
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('atk_cid') AS cid_charged;
- cid_charged 
--------------
-           1
-(1 row)
-
 SELECT pgdp.set_cache_group('atk_bob', NULL), pgdp.set_cache_group('atk_cid', NULL);
- set_cache_group | set_cache_group 
------------------+-----------------
-                 | 
-(1 row)
 
 -- ---------------------------------------------------------------------------------------------
 -- BREAK 3 (an answer for another statement). The fingerprint holds a called function's OID, not
@@ -138,200 +87,75 @@ SELECT pgdp.set_cache_group('atk_bob', NULL), pgdp.set_cache_group('atk_cid', NU
 SET SESSION AUTHORIZATION atk_eve;
 CREATE FUNCTION atk_eve.scaled(int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT $1';
 SELECT dp_sum(atk_eve.scaled(amount), 0, 100, 1.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 CREATE OR REPLACE FUNCTION atk_eve.scaled(int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 0';
 SELECT dp_sum(atk_eve.scaled(amount), 0, 100, 1.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS old_definition_answered;
- old_definition_answered 
--------------------------
- f
-(1 row)
-
 -- Same cause: a setting the statement reads (here TimeZone through current_setting) is not in
 -- the key. Correct: a new release.
 SET TimeZone = 'UTC';
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE current_setting('TimeZone') = 'UTC';
- released 
-----------
- t
-(1 row)
-
 SET TimeZone = 'Europe/Berlin';
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE current_setting('TimeZone') = 'UTC';
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS other_setting_answered;
- other_setting_answered 
-------------------------
- f
-(1 row)
-
 RESET TimeZone;
 RESET SESSION AUTHORIZATION;
+
 -- ---------------------------------------------------------------------------------------------
 -- Holds: a temporary table shadowing a public one (same text, another relation) has no epoch:
 -- released and charged, never answered with the public table's release.
 SET SESSION AUTHORIZATION atk_eve;
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE region = 1;
- released 
-----------
- t
-(1 row)
-
 CREATE TEMP TABLE atk_sales AS SELECT 1 AS id, 1 AS region, 1 AS amount;
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE region = 1;
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS shadow_answered;
- shadow_answered 
------------------
- f
-(1 row)
-
 DROP TABLE pg_temp.atk_sales;
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE region = 1;
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS public_again_answered;
- public_again_answered 
------------------------
- t
-(1 row)
-
 RESET SESSION AUTHORIZATION;
+
 -- Holds: a release stored in a transaction that rolls back is gone with it; the repeat is a new,
 -- charged release (two charges, never a free fresh release).
 SELECT pg_temp.charged('atk_eve') AS eve_before \gset
 SET SESSION AUTHORIZATION atk_eve;
 BEGIN;
 SELECT dp_sum(amount, 0, 100, 2.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 ROLLBACK;
 SELECT dp_sum(amount, 0, 100, 2.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS after_rollback_answered;
- after_rollback_answered 
--------------------------
- f
-(1 row)
-
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('atk_eve') - :eve_before AS eve_charged_twice;
- eve_charged_twice 
--------------------
-                 2
-(1 row)
 
 -- Holds: a release inside a savepoint rolled back.
 SET SESSION AUTHORIZATION atk_eve;
 BEGIN;
 SAVEPOINT s;
 SELECT dp_sum(amount, 0, 100, 2.5) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 ROLLBACK TO SAVEPOINT s;
 SELECT dp_sum(amount, 0, 100, 2.5) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS after_savepoint_answered;
- after_savepoint_answered 
---------------------------
- f
-(1 row)
-
 COMMIT;
 RESET SESSION AUTHORIZATION;
+
 -- Holds: parameters of equal binary form but other types are other keys (the type is hashed).
 SET SESSION AUTHORIZATION atk_eve;
 PREPARE atk_by_int(int8) AS SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE id > $1::int8;
 PREPARE atk_by_float(float8) AS SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE id > $1::int8;
 EXECUTE atk_by_int(0);
- released 
-----------
- t
-(1 row)
-
 EXECUTE atk_by_float(0);
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS other_type_answered;
- other_type_answered 
----------------------
- f
-(1 row)
-
 EXECUTE atk_by_int(0);
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS same_type_answered;
- same_type_answered 
---------------------
- t
-(1 row)
-
 DEALLOCATE atk_by_int;
 DEALLOCATE atk_by_float;
 RESET SESSION AUTHORIZATION;
+
 -- Holds: a column type without binary send/receive (aclitem) is never stored: the repeat is a
 -- charged release; special values (NaN, Infinity, huge numerics, arrays, composites, a domain)
 -- come back from the cache exactly as released.
 SET SESSION AUTHORIZATION atk_eve;
 SELECT dp_count(1.0) IS NOT NULL AS released, 'atk_eve=r/atk_eve'::aclitem AS acl FROM atk_sales;
- released |        acl        
-----------+-------------------
- t        | atk_eve=r/atk_eve
-(1 row)
-
 SELECT dp_count(1.0) IS NOT NULL AS released, 'atk_eve=r/atk_eve'::aclitem AS acl FROM atk_sales;
- released |        acl        
-----------+-------------------
- t        | atk_eve=r/atk_eve
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS aclitem_answered;
- aclitem_answered 
-------------------
- f
-(1 row)
-
 CREATE DOMAIN atk_eve.positive AS numeric CHECK (VALUE > 0);
 SELECT dp_count(1.0) IS NOT NULL AS released, 'NaN'::float8 AS nan, '-Infinity'::numeric AS inf,
        (10::numeric ^ 1000 + 0.5)::text = (10::numeric ^ 1000 + 0.5)::text AS huge_equal, 10::numeric ^ 1000 + 0.5 AS huge,
@@ -344,11 +168,6 @@ FROM atk_sales \gset second_
 SELECT pgdp.answered_from_cache() AS specials_answered, :'first_nan' = :'second_nan' AS nan_same,
        :'first_inf' = :'second_inf' AS inf_same, :'first_huge' = :'second_huge' AS huge_same,
        :'first_arr' = :'second_arr' AS arr_same, :'second_dom' AS dom;
- specials_answered | nan_same | inf_same | huge_same | arr_same | dom 
--------------------+----------+----------+-----------+----------+-----
- t                 | t        | t        | t         | t        | 7
-(1 row)
-
 -- A domain constraint added after the release: the stored value no longer satisfies it; the
 -- answer is refused (the receive function checks it), not served.
 ALTER DOMAIN atk_eve.positive ADD CONSTRAINT big CHECK (VALUE > 100) NOT VALID;
@@ -356,144 +175,56 @@ SELECT split_part(pg_temp.error_of($q$SELECT dp_count(1.0) IS NOT NULL AS releas
        (10::numeric ^ 1000 + 0.5)::text = (10::numeric ^ 1000 + 0.5)::text AS huge_equal, 10::numeric ^ 1000 + 0.5 AS huge,
        ARRAY[ROW(1, 'a b', NULL)::record, ROW(2, '', 3.5)::record]::text AS arr, 7::atk_eve.positive AS dom
 FROM atk_sales$q$), ' for', 1) AS after_new_constraint;
- after_new_constraint 
-----------------------
- 23514: value
-(1 row)
-
 RESET SESSION AUTHORIZATION;
+
 -- Holds: a scrollable cursor answered from the cache refuses to go backwards (no replay through
 -- a second path), and the analyst cannot lengthen the cache's life or write its settings.
 SET SESSION AUTHORIZATION atk_eve;
 SELECT region, dp_count(1.0) IS NOT NULL AS released FROM atk_sales GROUP BY region ORDER BY region;
- region | released 
---------+----------
-      0 | t
-      1 | t
-      2 | t
-      3 | t
-      4 | t
-(5 rows)
-
 BEGIN;
 DECLARE atk_scroll SCROLL CURSOR FOR SELECT region, dp_count(1.0) IS NOT NULL AS released FROM atk_sales GROUP BY region ORDER BY region;
 FETCH 2 FROM atk_scroll;
- region | released 
---------+----------
-      0 | t
-      1 | t
-(2 rows)
-
 SAVEPOINT s;
 FETCH BACKWARD 1 FROM atk_scroll;
-ERROR:  a release answered from the release cache cannot be fetched backwards
-HINT:  SET pgdp.release_cache = off for scrollable cursors.
 ROLLBACK TO SAVEPOINT s;
 COMMIT;
 SELECT pg_temp.error_of('SET pgdp.release_cache_max_age = 0') AS set_max_age;
-                              set_max_age                               
-------------------------------------------------------------------------
- 42501: permission denied to set parameter "pgdp.release_cache_max_age"
-(1 row)
-
 SELECT pg_temp.error_of('SELECT pgdp.set_budget_period(''atk_eve'', ''1 minute'')') AS set_own_period;
-                     set_own_period                      
----------------------------------------------------------
- 42501: permission denied for function set_budget_period
-(1 row)
-
 SELECT pg_temp.error_of('UPDATE pgdp.budgets SET period_start = now() - interval ''2 days''') AS move_window;
-                move_window                 
---------------------------------------------
- 42501: permission denied for table budgets
-(1 row)
-
 SELECT pg_temp.error_of('DELETE FROM pgdp.release_cache') AS delete_cache;
-                   delete_cache                   
---------------------------------------------------
- 42501: permission denied for table release_cache
-(1 row)
-
 RESET SESSION AUTHORIZATION;
+
 -- Holds: SET ROLE does not move the scope (the session user pays and owns the answers): eve,
 -- member of atk_bob, asks as atk_bob what eve stored; it is eve's release, nothing charged to bob.
 GRANT atk_bob TO atk_eve;
 SET SESSION AUTHORIZATION atk_eve;
 SELECT dp_sum(amount, 0, 100, 3.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 SET ROLE atk_bob;
 SELECT dp_sum(amount, 0, 100, 3.0) IS NOT NULL AS released FROM atk_sales;
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS answered_as_bob;
- answered_as_bob 
------------------
- t
-(1 row)
-
 RESET ROLE;
 RESET SESSION AUTHORIZATION;
 REVOKE atk_bob FROM atk_eve;
 SELECT count(*) AS bob_charged_for_eve FROM pgdp.ledger WHERE role = 'atk_bob'::regrole AND query_text LIKE '%3.0%';
- bob_charged_for_eve 
----------------------
-                   0
-(1 row)
 
 -- Holds: a budget window does not refund the current window: after a renewal, the window's
 -- spending is checked against the limit again.
 CREATE ROLE atk_win;
 GRANT SELECT ON atk_sales TO atk_win;
 SELECT role, epsilon_limit FROM pgdp.set_budget('atk_win', 1.5, 0.5);
-  role   | epsilon_limit 
----------+---------------
- atk_win |           1.5
-(1 row)
-
 SELECT period FROM pgdp.set_budget_period('atk_win', '1 day');
- period  
----------
- @ 1 day
-(1 row)
-
 SET SESSION AUTHORIZATION atk_win;
 SET pgdp.release_cache = off;
 SELECT pg_temp.error_of('SELECT dp_sum(amount, 0, 100, 1.0) FROM atk_sales') AS first_in_window;
- first_in_window 
------------------
- no error
-(1 row)
-
 RESET SESSION AUTHORIZATION;
 UPDATE pgdp.budgets SET period_start = period_start - interval '25 hours' WHERE role = 'atk_win'::regrole;
 SET SESSION AUTHORIZATION atk_win;
 SET pgdp.release_cache = off;
 SELECT pg_temp.error_of('SELECT dp_sum(amount, 0, 100, 1.0) FROM atk_sales') AS first_after_renewal;
- first_after_renewal 
----------------------
- no error
-(1 row)
-
 SELECT split_part(pg_temp.error_of('SELECT dp_sum(amount, 0, 100, 1.0) FROM atk_sales'), ':', 1) AS second_after_renewal;
- second_after_renewal 
-----------------------
- 53400
-(1 row)
-
 RESET pgdp.release_cache;
 RESET SESSION AUTHORIZATION;
 SELECT epsilon_spent, releases FROM pgdp.budget_status WHERE role = 'atk_win'::regrole;
- epsilon_spent | releases 
----------------+----------
-             1 |        1
-(1 row)
 
 -- ---------------------------------------------------------------------------------------------
 -- BREAK 4 (server crash by a non-superuser). A hit marks every column whose type is named
@@ -506,25 +237,11 @@ SET SESSION AUTHORIZATION atk_eve;
 SET search_path = atk_eve, public;
 CREATE TYPE atk_eve.dp_release AS (a int, b int, c int, d int, e int, f int, g int, h int, from_cache int8);
 SELECT dp_count(1.0) IS NOT NULL AS released, ROW(1, 2, 3, 4, 5, 6, 7, 8, 42)::atk_eve.dp_release AS fake FROM atk_sales;
- released |         fake         
-----------+----------------------
- t        | (1,2,3,4,5,6,7,8,42)
-(1 row)
-
 SELECT dp_count(1.0) IS NOT NULL AS released, ROW(1, 2, 3, 4, 5, 6, 7, 8, 42)::atk_eve.dp_release AS fake FROM atk_sales;
- released |         fake         
-----------+----------------------
- t        | (1,2,3,4,5,6,7,8,42)
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS fake_answered;
- fake_answered 
----------------
- t
-(1 row)
-
 RESET search_path;
 RESET SESSION AUTHORIZATION;
+
 -- ---------------------------------------------------------------------------------------------
 -- Lead's attempts after the round.
 -- Fresh noise on the same data by advancing the epoch without changing anything: eve may write
@@ -534,59 +251,20 @@ CREATE TABLE atk_log (id int, v int);
 INSERT INTO atk_log SELECT g, g % 7 FROM generate_series(1, 500) g;
 GRANT SELECT, UPDATE, INSERT, DELETE ON atk_log TO atk_eve;
 SELECT relation, policy FROM pgdp.set_refresh_policy('atk_log', 'on_change');
- relation |  policy   
-----------+-----------
- atk_log  | on_change
-(1 row)
-
 SELECT count(*) AS eve_before FROM pgdp.ledger WHERE role = 'atk_eve'::regrole \gset
 SET SESSION AUTHORIZATION atk_eve;
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
- released 
-----------
- t
-(1 row)
-
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
- released 
-----------
- t
-(1 row)
-
 UPDATE atk_log SET v = v WHERE false;
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
- released 
-----------
- t
-(1 row)
-
 INSERT INTO atk_log VALUES (0, 0);
 DELETE FROM atk_log WHERE id = 0;
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
- released 
-----------
- t
-(1 row)
-
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_log;
- released 
-----------
- t
-(1 row)
-
 RESET SESSION AUTHORIZATION;
 -- Epochs: 1, then 2 (the empty UPDATE), 4 (INSERT, DELETE): three releases, three charges.
 SELECT epoch FROM pgdp.data_epochs WHERE relation = 'atk_log'::regclass;
- epoch 
--------
-     4
-(1 row)
-
 SELECT count(*) - :eve_before AS eve_charged_for_three_epochs FROM pgdp.ledger WHERE role = 'atk_eve'::regrole;
- eve_charged_for_three_epochs 
-------------------------------
-                            3
-(1 row)
 
 -- A parallel plan (parallel workers compute the partial aggregates): stored by the leader once,
 -- the repeat answered from the cache, one charge, the same value.
@@ -598,62 +276,27 @@ SET max_parallel_workers_per_gather = 2;
 SELECT dp_sum(amount, 0, 100, 1.0) AS s FROM atk_sales WHERE region < 4 \gset par1_
 SELECT dp_sum(amount, 0, 100, 1.0) AS s FROM atk_sales WHERE region < 4 \gset par2_
 SELECT :'par1_s' = :'par2_s' AS same_parallel_answer, pgdp.answered_from_cache() AS parallel_from_cache;
- same_parallel_answer | parallel_from_cache 
-----------------------+---------------------
- t                    | t
-(1 row)
-
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET SESSION AUTHORIZATION;
+
 -- A falsely IMMUTABLE function of eve's in the statement: her redefinition between runs is another
 -- statement (new release, charged), so a changed filter is never answered with the old rows.
 SET SESSION AUTHORIZATION atk_eve;
 CREATE FUNCTION atk_eve.pick(r int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT r < 2';
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE atk_eve.pick(region);
- released 
-----------
- t
-(1 row)
-
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE atk_eve.pick(region);
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS same_definition_cached;
- same_definition_cached 
-------------------------
- t
-(1 row)
-
 CREATE OR REPLACE FUNCTION atk_eve.pick(r int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT r >= 2';
 SELECT dp_count(1.0) IS NOT NULL AS released FROM atk_sales WHERE atk_eve.pick(region);
- released 
-----------
- t
-(1 row)
-
 SELECT pgdp.answered_from_cache() AS redefined_cached;
- redefined_cached 
-------------------
- f
-(1 row)
-
 RESET SESSION AUTHORIZATION;
+
 DROP TABLE atk_log;
 DROP TABLE atk_sales, atk_own CASCADE;
-NOTICE:  drop cascades to view atk_my_sales
 DROP SCHEMA atk_eve CASCADE;
-NOTICE:  drop cascades to 5 other objects
-DETAIL:  drop cascades to table atk_eve.ran_as
-drop cascades to function atk_eve.scaled(integer)
-drop cascades to type atk_eve.positive
-drop cascades to type atk_eve.dp_release
-drop cascades to function atk_eve.pick(integer)
 DELETE FROM pgdp.data_epochs;
 DELETE FROM pgdp.cache_groups;
 DELETE FROM pgdp.release_cache;

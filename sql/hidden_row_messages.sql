@@ -1,3 +1,4 @@
+-- Specifies: no server message of a hidden-row statement reaches the client (stage: channels, the seal).
 -- Attacks on the message, statistics and resource channels of hidden-row statements (red team of
 -- issue 20, section 1, against the seal of 0.9; each was a break, this is the fixed behaviour).
 -- pg_regress style; needs shared_preload_libraries = 'pgdp,pg_stat_statements' (test/regress.conf).

@@ -1,3 +1,4 @@
+-- Specifies: which person-level forms are rewritten and which refused (pipeline stage: planning, person-level rewrite).
 -- Attacks on person-level releases (docs/red-team/round6.md). Table pla_visits: 10 units of 100
 -- rows each (one minute per row). Every release here either is exact at the person level (at
 -- epsilon 1e6 a count's noise is far below 0.5) or is refused before anything is charged.

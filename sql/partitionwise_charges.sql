@@ -1,3 +1,4 @@
+-- Specifies: one charge per pgdp call over partitionwise aggregation (pipeline stage: execution, release sites).
 -- Red-team round 5 (docs/red-team/round5.md): an analyst's attempts against partitionwise
 -- aggregation charged once per call (docs/privacy.md "Partitionwise aggregation"). Each attack
 -- shows its plan and the releases it charged (pgdp.my_budget, before and after): one charge per

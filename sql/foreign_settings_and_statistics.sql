@@ -1,3 +1,4 @@
+-- Specifies: other roles' code cannot change the session's settings; no statistics of releases (trust, channels).
 -- Attacks on the 0.9 fixes of issue 20 (red team round 13; both were breaks, the expected output is
 -- the fixed behaviour): another role's code changing the session's settings through expressions
 -- that run without a function frame, and statistics of statements prepared before the session user

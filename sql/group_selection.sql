@@ -1,3 +1,4 @@
+-- Specifies: private group selection and public keys of grouped person-level releases (stage: planning).
 -- Attacks on grouped person-level releases (private group selection and public keys; red-team
 -- round 7, docs/red-team/round7.md). Table gra_visits, protected with m = 2: units 1..20 have 5
 -- rows each in one region (u % 4: 5 units in each of regions 0..3), unit 100 ("heavy") has 10 rows
