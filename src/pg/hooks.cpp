@@ -6,8 +6,8 @@
 //   post_parse_analyze  statistics: clear the query id in sessions that could be charged
 //   planner             trust: refuse other roles' code that reaches releases; planning: the
 //                       distributed and person-level rewrites; the plan; plan marks; the seal
-//   ExecutorStart       seal; statistics; the executor state; DP-only access, EXPLAIN refusals,
-//                       cache answer or charge
+//   ExecutorStart       seal; statistics; the executor state; DP-only access, EXPLAIN refusals;
+//                       the cache's answer or the charge (each authorized by execution/authorize)
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
 //   ExecutorFinish      running statement (AFTER triggers run here)
 //   ExecutorEnd         seal; store a completed release in the cache
@@ -30,7 +30,10 @@ extern "C" {
 #include "pg/channels/statement_seal.hpp"
 #include "pg/channels/statement_statistics.hpp"
 #include "pg/execution/release_cache.hpp"
-#include "pg/execution/release_charge.hpp"
+#include "pg/execution/authorize.hpp"
+#include "pg/execution/charge.hpp"
+#include "pg/execution/release_execution.hpp"
+#include "pg/execution/release_sites.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
 #include "pg/trust/release_trust.hpp"
@@ -109,7 +112,11 @@ void start_execution(QueryDesc* query, int eflags) {
     } else {
         standard_ExecutorStart(query, eflags);
     }
-    start_releases(query, eflags);
+    // DP-only access still granted, EXPLAIN refusals; plain EXPLAIN runs nothing.
+    if (!authorize_execution(query, eflags)) return;
+    // A repeated release over unchanged data: the stored answer, nothing charged.
+    if (answer_from_release_cache(query)) return;
+    charge_releases(query);
 }
 
 void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {

@@ -51,7 +51,10 @@ extern "C" {
 #include "pg/planning/person_level.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/query_trees.hpp"
-#include "pg/execution/release_charge.hpp"
+#include "pg/catalog/epochs.hpp"
+#include "pg/execution/authorize.hpp"
+#include "pg/execution/charge.hpp"
+#include "pg/execution/release_execution.hpp"
 #include "pg/trust/release_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 #include "pg/channels/statement_seal.hpp"
@@ -194,87 +197,7 @@ bool calls_of(Node* node, void* context) {
     return expression_tree_walker(node, walker_cast(calls_of), context);
 }
 
-// ---- catalog reads --------------------------------------------------------------------------
-
-Oid pgdp_relation(const char* name) {
-    const Oid schema = get_namespace_oid("pgdp", true);
-    return OidIsValid(schema) ? get_relname_relid(name, schema) : InvalidOid;
-}
-
-// One row of a pgdp table by its primary key index (1 or 2 equality keys), read with the latest
-// snapshot or `given` (the shared catalog reader, protected_relations.hpp); calls `read` with the
-// row while the scan is open. False if none.
-template <typename Read>
-bool read_by_key(const char* table, const char* index, int nkeys, ScanKeyData* keys, Read&& read,
-                 Snapshot given = nullptr) {
-    CatalogScan scan;
-    if (!begin_catalog_lookup(table, index, nkeys, keys, nullptr, given, &scan)) return false;
-    HeapTuple row = next_catalog_row(&scan);
-    const bool found = HeapTupleIsValid(row);
-    if (found) read(RelationGetDescr(scan.table), row);
-    end_catalog_scan(&scan);
-    return found;
-}
-
-// The effective epoch of a relation as text ("epoch" or "epoch/window" for the interval policy);
-// nullptr if it has none (a partition: its root's).
-char* epoch_of(Oid relation, Snapshot snapshot) {
-    char* result = nullptr;
-    auto read = [&](TupleDesc descriptor, HeapTuple row) {
-        bool is_null = false;
-        const int64 epoch = DatumGetInt64(heap_getattr(row, 2, descriptor, &is_null));
-        const Datum interval_datum = heap_getattr(row, 4, descriptor, &is_null);
-        if (is_null) {
-            result = psprintf(INT64_FORMAT, epoch);
-        } else {
-            const Interval* interval = DatumGetIntervalP(interval_datum);
-            const int64 length = interval->time + static_cast<int64>(interval->day) * USECS_PER_DAY;
-            const TimestampTz now = GetCurrentStatementStartTimestamp();
-            // Windows counted from 2000-01-01 (PostgreSQL's timestamp zero), fixed-length periods.
-            const int64 window = length > 0 ? (now >= 0 ? now / length : -((-now + length - 1) / length)) : 0;
-            result = psprintf(INT64_FORMAT "/" INT64_FORMAT, epoch, window);
-        }
-    };
-    ScanKeyData key;
-    ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relation));
-    if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read, snapshot)) return result;
-    if (get_rel_relispartition(relation)) {
-        List* ancestors = get_partition_ancestors(relation);
-        if (ancestors != NIL) {
-            ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(llast_oid(ancestors)));
-            if (read_by_key("data_epochs", "data_epochs_pkey", 1, &key, read, snapshot)) return result;
-        }
-    }
-    return nullptr;
-}
-
-// The cache group of a role, or nullptr.
-char* cache_group_of(Oid role) {
-    char* group = nullptr;
-    ScanKeyData key;
-    ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(role));
-    read_by_key("cache_groups", "cache_groups_pkey", 1, &key, [&](TupleDesc descriptor, HeapTuple row) {
-        bool is_null = false;
-        group = pstrdup(NameStr(*DatumGetName(heap_getattr(row, 2, descriptor, &is_null))));
-    });
-    return group;
-}
-
-bool has_row_security(Oid relation) {
-    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
-    if (!HeapTupleIsValid(tuple)) return false;
-    const bool enabled = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple))->relrowsecurity;
-    ReleaseSysCache(tuple);
-    return enabled;
-}
-
 // ---- keys -----------------------------------------------------------------------------------
-
-struct CacheKey {
-    char* scope;  // "role:<oid>" or "group:<name>"
-    uint8 key[PG_SHA256_DIGEST_LENGTH];
-    char* epochs;  // "oid:epoch,..." sorted by OID
-};
 
 int compare_oids(const void* a, const void* b) {
     const Oid x = *static_cast<const Oid*>(a);
@@ -443,70 +366,10 @@ bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKe
     return true;
 }
 
-// ---- executions -----------------------------------------------------------------------------
-
-enum class Mode { Serving, Storing, Abandoned };
-
-struct CacheExecution {
-    CacheExecution* next;
-    const EState* estate;
-    MemoryContext context;  // the execution's es_query_cxt
-    Mode mode;
-    CacheKey key;
-    // Serving: the stored cells (bytea or NULL), rows x columns.
-    int rows;
-    int columns;
-    Datum* cells;
-    bool* cell_nulls;
-    int position;
-    int running_depth;  // running statements when it was answered (release_trust.hpp)
-    // Storing: the cells copied from the run.
-    List* copied;  // bytea* or nullptr per cell, row-major
-    int copied_rows;
-    int64 copied_bytes;  // the statement text's and epochs' sizes and the copied cells'
-    bool too_large;      // abandoned for pgdp.release_cache_max_entry_bytes
-    bool completed;
-};
-CacheExecution* executions = nullptr;
-
-void forget_execution(void* argument) {
-    for (CacheExecution** link = &executions; *link != nullptr; link = &(*link)->next) {
-        if (*link == argument) {
-            *link = (*link)->next;
-            return;
-        }
-    }
-}
-
-CacheExecution* new_execution(QueryDesc* query, Mode mode, const CacheKey& key) {
-    MemoryContext context = query->estate->es_query_cxt;
-    auto* execution = static_cast<CacheExecution*>(MemoryContextAllocZero(context, sizeof(CacheExecution)));
-    execution->estate = query->estate;
-    execution->context = context;
-    execution->mode = mode;
-    execution->key.scope = MemoryContextStrdup(context, key.scope);
-    execution->key.epochs = MemoryContextStrdup(context, key.epochs);
-    std::memcpy(execution->key.key, key.key, sizeof(key.key));
-    auto* callback =
-        static_cast<MemoryContextCallback*>(MemoryContextAllocZero(context, sizeof(MemoryContextCallback)));
-    callback->func = forget_execution;
-    callback->arg = execution;
-    MemoryContextRegisterResetCallback(context, callback);
-    execution->next = executions;
-    executions = execution;
-    return execution;
-}
-
-CacheExecution* execution_of(const EState* estate) {
-    for (CacheExecution* execution = executions; execution != nullptr; execution = execution->next) {
-        if (execution->estate == estate) return execution;
-    }
-    return nullptr;
-}
-
-// The stored answer of a key, into a serving execution; false if none, expired, or stored for
-// other result columns.
-bool load_answer(QueryDesc* query, const CacheKey& key) {
+// The stored answer of the execution's key, which it then serves; false if none, expired, or
+// stored for other result columns.
+bool load_answer(QueryDesc* query, ReleaseExecution& execution) {
+    const CacheKey& key = execution.key;
     ScanKeyData keys[2];
     ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_TEXTEQ, CStringGetTextDatum(key.scope));
     bytea* key_bytes = static_cast<bytea*>(palloc(VARHDRSZ + sizeof(key.key)));
@@ -540,20 +403,27 @@ bool load_answer(QueryDesc* query, const CacheKey& key) {
     for (int i = 0; i < type_count; ++i) {
         if (DatumGetObjectId(type_values[i]) != TupleDescAttr(result, i)->atttypid) return false;
     }
-    CacheExecution* execution = new_execution(query, Mode::Serving, key);
-    execution->running_depth = running_depth();
+    execution.cache = CacheMode::Serving;
+    ServedRows& served = execution.served;
     MemoryContext old = MemoryContextSwitchTo(context);
     int cell_count = 0;
-    deconstruct_array(cells, BYTEAOID, -1, false, TYPALIGN_INT, &execution->cells, &execution->cell_nulls,
+    deconstruct_array(cells, BYTEAOID, -1, false, TYPALIGN_INT, &served.cells, &served.cell_nulls,
                       &cell_count);
     MemoryContextSwitchTo(old);
-    execution->rows = rows;
-    execution->columns = result->natts;
+    served.rows = rows;
+    served.columns = result->natts;
     if (cell_count != rows * result->natts) {
         ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp release cache entry"),
                         errhint("An admin can remove it with pgdp.purge_cache().")));
     }
     return true;
+}
+
+// The key, in the execution's memory.
+void keep_key(ReleaseExecution& execution, const CacheKey& key) {
+    execution.key.scope = MemoryContextStrdup(execution.context, key.scope);
+    execution.key.epochs = MemoryContextStrdup(execution.context, key.epochs);
+    std::memcpy(execution.key.key, key.key, sizeof(key.key));
 }
 
 bool may_store() { return !RecoveryInProgress() && !XactReadOnly && !IsParallelWorker(); }
@@ -581,14 +451,14 @@ bool take_first_request_lock(int32 lock_word) {
 struct CopyingReceiver {
     DestReceiver receiver;  // first: PostgreSQL calls through it
     DestReceiver* target;
-    CacheExecution* execution;
+    ReleaseExecution* execution;
     FmgrInfo* send;
     int columns;
 };
 
 void copying_startup(DestReceiver* self, int operation, TupleDesc descriptor) {
     auto* copying = reinterpret_cast<CopyingReceiver*>(self);
-    CacheExecution* execution = copying->execution;
+    ReleaseExecution* execution = copying->execution;
     copying->columns = descriptor->natts;
     copying->send = static_cast<FmgrInfo*>(
         MemoryContextAllocZero(execution->context, sizeof(FmgrInfo) * (descriptor->natts + 1)));
@@ -602,7 +472,7 @@ void copying_startup(DestReceiver* self, int operation, TupleDesc descriptor) {
                               OidIsValid(reinterpret_cast<Form_pg_type>(GETSTRUCT(tuple))->typreceive);
         if (HeapTupleIsValid(tuple)) ReleaseSysCache(tuple);
         if (!sendable) {
-            execution->mode = Mode::Abandoned;  // not storable in binary form
+            execution->cache = CacheMode::Abandoned;  // not storable in binary form
             break;
         }
         getTypeBinaryOutputInfo(type, &send, &varlena);
@@ -613,24 +483,24 @@ void copying_startup(DestReceiver* self, int operation, TupleDesc descriptor) {
 
 bool copying_receive(TupleTableSlot* slot, DestReceiver* self) {
     auto* copying = reinterpret_cast<CopyingReceiver*>(self);
-    CacheExecution* execution = copying->execution;
-    if (execution->mode == Mode::Storing) {
-        if (static_cast<int64>(execution->copied_rows + 1) * copying->columns > kMaxCells) {
-            execution->mode = Mode::Abandoned;
+    ReleaseExecution* execution = copying->execution;
+    if (execution->cache == CacheMode::Storing) {
+        if (static_cast<int64>(execution->copied.rows + 1) * copying->columns > kMaxCells) {
+            execution->cache = CacheMode::Abandoned;
         } else {
             slot_getallattrs(slot);
             MemoryContext old = MemoryContextSwitchTo(execution->context);
             for (int i = 0; i < copying->columns; ++i) {
                 bytea* cell =
                     slot->tts_isnull[i] ? nullptr : SendFunctionCall(&copying->send[i], slot->tts_values[i]);
-                if (cell != nullptr) execution->copied_bytes += VARSIZE(cell);
-                execution->copied = lappend(execution->copied, cell);
+                if (cell != nullptr) execution->copied.bytes += VARSIZE(cell);
+                execution->copied.cells = lappend(execution->copied.cells, cell);
             }
             MemoryContextSwitchTo(old);
-            ++execution->copied_rows;
-            if (execution->copied_bytes > static_cast<int64>(cache_max_entry_bytes)) {
-                execution->mode = Mode::Abandoned;  // the copy is dropped with the execution's memory
-                execution->too_large = true;
+            ++execution->copied.rows;
+            if (execution->copied.bytes > static_cast<int64>(cache_max_entry_bytes)) {
+                execution->cache = CacheMode::Abandoned;  // the copy is dropped with the execution's memory
+                execution->copied.too_large = true;
             }
         }
     }
@@ -654,13 +524,13 @@ Datum oid_array(const TupleDesc descriptor) {
         construct_array(values, descriptor->natts, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
 }
 
-Datum cell_array(const CacheExecution& execution) {
-    const int count = list_length(execution.copied);
+Datum cell_array(const CopiedRows& copied) {
+    const int count = list_length(copied.cells);
     Datum* values = static_cast<Datum*>(palloc(sizeof(Datum) * (count + 1)));
     bool* nulls = static_cast<bool*>(palloc(sizeof(bool) * (count + 1)));
     int i = 0;
     ListCell* cell;
-    foreach (cell, execution.copied) {
+    foreach (cell, copied.cells) {
         nulls[i] = lfirst(cell) == nullptr;
         values[i] = nulls[i] ? (Datum)0 : PointerGetDatum(lfirst(cell));
         ++i;
@@ -673,7 +543,7 @@ Datum cell_array(const CacheExecution& execution) {
 
 // Writes the answer as the cache table's owner (nobody else may write it), in a subtransaction:
 // a failure to store is a warning, the release itself stands.
-void store_answer(QueryDesc* query, const CacheExecution& execution) {
+void store_answer(QueryDesc* query, const ReleaseExecution& execution) {
     const Oid table = pgdp_relation("release_cache");
     if (!OidIsValid(table)) return;
     HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(table));
@@ -690,7 +560,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
                        CStringGetTextDatum(query->sourceText != nullptr ? query->sourceText : ""),
                        CStringGetTextDatum(execution.key.epochs),
                        (Datum)0,  // the arrays are built inside the subtransaction below
-                       Int32GetDatum(execution.copied_rows),
+                       Int32GetDatum(execution.copied.rows),
                        (Datum)0,
                        ObjectIdGetDatum(GetSessionUserId()),
                        Int64GetDatum(latest_charge_id())};
@@ -709,7 +579,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
         // Building the arrays can fail (a result too large for one array): a warning, like any
         // failure to store, not an error after the charge.
         values[4] = oid_array(query->tupDesc);
-        values[6] = cell_array(execution);
+        values[6] = cell_array(execution.copied);
         SetUserIdAndSecContext(owner,
                                saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
         // The owner's rights with the caller's search_path would run the caller's operators and
@@ -749,7 +619,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
         bool used_null = false;
         const int64 used =
             DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &used_null));
-        if (used + execution.copied_bytes > static_cast<int64>(cache_max_role_bytes)) {
+        if (used + execution.copied.bytes > static_cast<int64>(cache_max_role_bytes)) {
             role_full = true;
             role_used = used;
         }
@@ -803,7 +673,7 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
                         "stored, and this release's %lld bytes would exceed "
                         "pgdp.release_cache_max_role_bytes (%d)",
                         GetUserNameFromId(GetSessionUserId(), false), static_cast<long long>(role_used),
-                        static_cast<long long>(execution.copied_bytes), cache_max_role_bytes),
+                        static_cast<long long>(execution.copied.bytes), cache_max_role_bytes),
                  errdetail("The release was made and charged; a repeat will be released and charged again."),
                  errhint("An admin can purge entries with pgdp.purge_cache() or raise "
                          "pgdp.release_cache_max_role_bytes.")));
@@ -814,12 +684,10 @@ void store_answer(QueryDesc* query, const CacheExecution& execution) {
 }  // namespace
 
 void store_release_if_complete(QueryDesc* query) {
-    // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
-    seal_if_reading_hidden_rows(query->plannedstmt);
-    CacheExecution* execution = execution_of(query->estate);
-    if (execution != nullptr && execution->mode == Mode::Storing && execution->completed) {
+    ReleaseExecution* execution = release_execution_of(query->estate);
+    if (execution != nullptr && execution->cache == CacheMode::Storing && execution->copied.completed) {
         store_answer(query, *execution);
-    } else if (execution != nullptr && execution->too_large && query->estate->es_finished) {
+    } else if (execution != nullptr && execution->copied.too_large && query->estate->es_finished) {
         begin_own_notice();
         ereport(WARNING,
                 (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -967,8 +835,10 @@ bool answer_from_release_cache(QueryDesc* query) {
     // An answer is given where a release could be made: not to code of a role the session user
     // does not trust (which could otherwise read the session user's cached releases), not in
     // maintenance operations; refused as the release itself would be.
-    authorize_answer(query);
-    if (load_answer(query, key)) return latest_answer_cached = true;
+    ReleaseExecution& execution = begin_release_execution(query);
+    authorize(query, execution, Purpose::CachedAnswer);
+    keep_key(execution, key);
+    if (load_answer(query, execution)) return latest_answer_cached = true;
     if (!may_store()) return false;
     // First request of this key: wait for a concurrent one to finish, then look again.
     // Per scope: roles of other scopes have nothing to share and must not wait for each other.
@@ -987,23 +857,23 @@ bool answer_from_release_cache(QueryDesc* query) {
         end_own_notice();
         return false;
     }
-    if (load_answer(query, key)) return latest_answer_cached = true;
-    CacheExecution* storing = new_execution(query, Mode::Storing, key);
+    if (load_answer(query, execution)) return latest_answer_cached = true;
+    execution.cache = CacheMode::Storing;
     // The entry's bytes count the statement's text it stores (a comment can make it megabytes)
     // and its epochs, like the cells: with its 4-byte length.
-    storing->copied_bytes =
+    execution.copied.bytes =
         static_cast<int64>(std::strlen(query->sourceText != nullptr ? query->sourceText : "")) +
         static_cast<int64>(std::strlen(key.epochs)) + 8;
-    if (storing->copied_bytes > static_cast<int64>(cache_max_entry_bytes)) {
-        storing->mode = Mode::Abandoned;
-        storing->too_large = true;
+    if (execution.copied.bytes > static_cast<int64>(cache_max_entry_bytes)) {
+        execution.cache = CacheMode::Abandoned;
+        execution.copied.too_large = true;
     }
     return false;
 }
 
 bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count) {
-    CacheExecution* execution = execution_of(query->estate);
-    if (execution == nullptr || execution->mode != Mode::Serving) return false;
+    ReleaseExecution* execution = release_execution_of(query->estate);
+    if (execution == nullptr || execution->cache != CacheMode::Serving) return false;
     // Every run, like every run of a charged execution: nothing that became active since (another
     // role's code fetching a cursor) is given the answer.
     require_release_context_since(execution->running_depth, query->plannedstmt);
@@ -1034,15 +904,15 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
         reports[i] = is_release_report(TupleDescAttr(descriptor, i)->atttypid);
     }
     uint64 sent = 0;
-    while (execution->position < execution->rows && (count == 0 || sent < count)) {
+    while (execution->served.position < execution->served.rows && (count == 0 || sent < count)) {
         ExecClearTuple(slot);
         MemoryContextReset(row_context);
         MemoryContext old = MemoryContextSwitchTo(row_context);
         for (int i = 0; i < descriptor->natts; ++i) {
-            const int cell = execution->position * execution->columns + i;
-            slot->tts_isnull[i] = execution->cell_nulls[cell];
+            const int cell = execution->served.position * execution->served.columns + i;
+            slot->tts_isnull[i] = execution->served.cell_nulls[cell];
             if (slot->tts_isnull[i]) continue;
-            const bytea* bytes = DatumGetByteaPP(execution->cells[cell]);
+            const bytea* bytes = DatumGetByteaPP(execution->served.cells[cell]);
             StringInfoData buffer;
             initStringInfo(&buffer);
             appendBinaryStringInfo(&buffer, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes));
@@ -1053,7 +923,7 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
         }
         MemoryContextSwitchTo(old);
         ExecStoreVirtualTuple(slot);
-        ++execution->position;
+        ++execution->served.position;
         ++sent;
         if (!destination->receiveSlot(slot, destination)) break;
     }
@@ -1065,12 +935,12 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
 }
 
 void copy_rows_for_release_cache(QueryDesc* query, ScanDirection direction, uint64 count) {
-    CacheExecution* execution = execution_of(query->estate);
-    if (execution == nullptr || execution->mode != Mode::Storing) return;
+    ReleaseExecution* execution = release_execution_of(query->estate);
+    if (execution == nullptr || execution->cache != CacheMode::Storing) return;
     if (ScanDirectionIsNoMovement(direction)) return;  // FETCH 0 runs nothing
     // Only a run to completion in one call is stored (a cursor fetched in parts is not).
-    if (count != 0 || !ScanDirectionIsForward(direction) || execution->copied_rows > 0) {
-        execution->mode = Mode::Abandoned;
+    if (count != 0 || !ScanDirectionIsForward(direction) || execution->copied.rows > 0) {
+        execution->cache = CacheMode::Abandoned;
         return;
     }
     auto* copying =
@@ -1086,10 +956,10 @@ void copy_rows_for_release_cache(QueryDesc* query, ScanDirection direction, uint
 }
 
 void restore_destination(QueryDesc* query) {
-    CacheExecution* execution = execution_of(query->estate);
+    ReleaseExecution* execution = release_execution_of(query->estate);
     if (execution == nullptr || query->dest == nullptr || query->dest->receiveSlot != copying_receive) return;
     query->dest = reinterpret_cast<CopyingReceiver*>(query->dest)->target;
-    if (execution->mode == Mode::Storing) execution->completed = true;
+    if (execution->cache == CacheMode::Storing) execution->copied.completed = true;
 }
 
 }  // namespace pgdp::pg

@@ -29,7 +29,7 @@ extern "C" {
 #include "core/aggregate_release.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/base/cpp_boundary.hpp"
-#include "pg/execution/release_charge.hpp"
+#include "pg/execution/release_execution.hpp"
 #include "pg/base/strong_random.hpp"
 
 namespace {
@@ -71,9 +71,9 @@ constexpr int kSerializedStateSize = 1 + 8 + 16 + 8 + 8;
 // One call site: what every support function of one aggregate call (transition, combine, final)
 // keeps in its fn_extra, allocated in fn_mcxt on its first call. Plain data, freed with fn_mcxt.
 struct CallSite {
-    Parameters parameters;  // as charged (release_charge.hpp): never evaluated again
+    Parameters parameters;  // as charged (release_execution.hpp): never evaluated again
     bool partial_totals;    // a distributed call: adds workers' totals (aggregate_call.hpp)
-    bool planned;           // final functions: plan built by the first final call
+    bool planned;           // final functions: `plan` is the release plan charged for the call
     pgdp::AggregatePlan plan;
     int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
 };
@@ -81,7 +81,8 @@ static_assert(std::is_trivially_copyable_v<CallSite> && alignof(CallSite) <= MAX
               "call sites are plain data in palloc'd memory");
 
 // The call site of fcinfo, created on the first call from the parameters registered when the
-// execution started (release_charge.hpp call_parameters).
+// execution started and, for a final function, the release plan it was charged with
+// (release_execution.hpp charged_call).
 CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
     if (fcinfo->flinfo->fn_extra != nullptr) return *static_cast<CallSite*>(fcinfo->flinfo->fn_extra);
     const Aggref* aggref = AggGetAggref(fcinfo);
@@ -99,9 +100,13 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
                  errdetail("They were called by the aggregate %s.", format_procedure(aggref->aggfnoid)),
                  errhint("Call dp_sum, dp_mean or dp_count itself.")));
     }
-    const Parameters& parameters = pgdp::pg::call_parameters(fcinfo, final_call);
+    const pgdp::pg::ChargedCall& call = pgdp::pg::charged_call(fcinfo, final_call);
     auto* site = static_cast<CallSite*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallSite)));
-    site->parameters = parameters;
+    site->parameters = call.parameters;
+    if (final_call) {
+        site->plan = *call.plan;  // charged_call returns final calls only with their charged plan
+        site->planned = true;
+    }
     site->partial_totals = pgdp::pg::reads_partial_totals(aggref);
     fcinfo->flinfo->fn_extra = site;
     return *site;
@@ -292,12 +297,12 @@ Datum typed_value(const pgdp::AggregateRelease& release, Oid type, AggregateKind
     return Float8GetDatum(release.value);
 }
 
-// Every final function: the call site's plan (built once), the state (an empty one for a group
+// Every final function: the call site's plan (the one charged), the state (an empty one for a group
 // without rows), the release computed behind the exception barrier (only plain data is alive
 // when an error is raised here), and the result in the aggregate's form.
 Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
     (void)aggregate_context(fcinfo);
-    // Released only for a call charged by this execution (release_charge.hpp), and only while no
+    // Released only for a call charged by this execution (release_execution.hpp), and only while no
     // other role's code has become active since the charge (a cursor fetched from such code).
     CallSite& site = call_site(fcinfo, true);
     pgdp::pg::require_release_still_allowed(fcinfo);
@@ -317,11 +322,13 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
     pgdp::AggregateRelease release;
     pgdp::ReleaseCharge charged{};
     bool keep = false;
+    // Only with the plan charged for this call, never another: fail closed.
+    if (!site.planned || site.plan.kind != identity.kind) {
+        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
+                        errdetail("Its final function found no release plan charged for it."),
+                        errhint("Report the query.")));
+    }
     PGDP_GUARDED({
-        if (!site.planned) {
-            site.plan = pgdp::plan_aggregate_release(identity.kind, parameters);
-            site.planned = true;
-        }
         if (identity.kind == AggregateKind::Selection) {
             // The keep decision is sampled exactly (partition_selection.hpp); no noisy count leaves.
             keep = pgdp::release_selection(site.plan, totals.rows, random).keep;

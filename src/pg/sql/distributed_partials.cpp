@@ -2,7 +2,7 @@
 // - pgdp.clamped_units(value, lower, upper), on the workers: one row's clamped value in the exact
 //   fixed-point units of the single-node aggregates (core/clamped_sum.hpp), summed there by sum();
 // - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
-//   execution planned (release_charge.hpp charged_partials_plan) and returns its exact totals to
+//   execution planned (partials.hpp charged_partials_plan) and returns its exact totals to
 //   that execution's pgdp calls, and to nothing else.
 #include "pg/base/postgres_headers.hpp"
 
@@ -26,7 +26,7 @@ extern "C" {
 #include "core/clamped_sum.hpp"
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/planning/distributed_release.hpp"
-#include "pg/execution/release_charge.hpp"
+#include "pg/execution/partials.hpp"
 
 namespace {
 

@@ -33,6 +33,7 @@ extern "C" {
 
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/base/backend_stack.hpp"
+#include "pg/trust/authors.hpp"
 #include "pg/trust/running_statements.hpp"
 #include "pg/channels/statement_statistics.hpp"
 
@@ -48,23 +49,6 @@ struct Frame {
 };
 BackendStack<Frame> frames;
 int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted procedures included)
-
-// pgdp.designate_admin grants EXECUTE on pgdp.set_budget (revoked from PUBLIC); no built-in role
-// such as pg_read_all_data carries that privilege.
-bool is_admin(Oid role) {
-    const Oid schema = get_namespace_oid("pgdp", true);
-    if (!OidIsValid(schema)) return false;
-    bool admin = false;
-    CatCList* candidates = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum("set_budget"));
-    for (int i = 0; i < candidates->n_members && !admin; ++i) {
-        const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(&candidates->members[i]->tuple);
-        admin = form->pronamespace == schema && pg_proc_aclcheck(form->oid, role, ACL_EXECUTE) == ACLCHECK_OK;
-    }
-    ReleaseSysCacheList(candidates);
-    return admin;
-}
-
-bool is_admin_or_superuser(Oid role) { return superuser_arg(role) || is_admin(role); }
 
 // Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
 // function can be attached by another role to a table the session writes to, so it counts as
@@ -108,9 +92,6 @@ Oid innermost_untrusted() {
 }
 
 void check_column_defaults(Oid table, bool deletes = false);
-Oid owner_of_relation(Oid relation);
-Oid function_owner(Oid function);
-const char* role_name(Oid role);
 
 // Utilities another role's function may run in the session: none of them creates or changes an
 // object (a temporary table without expressions aside). Whatever such a function creates is owned
@@ -198,7 +179,7 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
         // COPY FROM evaluates the target's column defaults like an INSERT.
         const Oid table =
             RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && !is_trusted_author(owner_of_relation(table))) check_column_defaults(table);
+        if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
     }
     UtilityTrust entered{false, false};
     entered.untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
@@ -237,27 +218,6 @@ bool running_for_stored_protocol_portal() { return stored_portal_utilities > 0; 
 
 namespace {
 
-const char* role_name(Oid role) {
-    const char* name = GetUserNameFromId(role, true);
-    return name != nullptr ? name : psprintf("%u", role);
-}
-
-Oid function_owner(Oid function) {
-    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
-    if (!HeapTupleIsValid(tuple)) return InvalidOid;
-    const Oid owner = ((Form_pg_proc)GETSTRUCT(tuple))->proowner;
-    ReleaseSysCache(tuple);
-    return owner;
-}
-
-Oid owner_of_relation(Oid relation) {
-    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
-    if (!HeapTupleIsValid(tuple)) return InvalidOid;
-    const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
-    ReleaseSysCache(tuple);
-    return owner;
-}
-
 // Plan-time walk: who wrote the part of the query being walked.
 struct Author {
     bool trusted;
@@ -278,7 +238,7 @@ Oid author_owner(const Author& author) {
         ReleaseSysCache(tuple);
         return owner;
     }
-    return OidIsValid(author.object) ? owner_of_relation(author.object) : InvalidOid;
+    return OidIsValid(author.object) ? relation_owner(author.object) : InvalidOid;
 }
 
 const char* object_phrase(const Author& author) {
@@ -514,7 +474,7 @@ void check_query_as(Query* query, Author author) {
     const Oid target = writes && query->resultRelation > 0
                            ? rt_fetch(query->resultRelation, query->rtable)->relid
                            : InvalidOid;
-    if (author.trusted && OidIsValid(target) && !is_trusted_author(owner_of_relation(target))) {
+    if (author.trusted && OidIsValid(target) && !is_trusted_author(relation_owner(target))) {
         // Row-security WITH CHECK expressions and column defaults of the target are its owner's
         // code (the walk below sees the WITH CHECK expressions again, as the query's: harmless).
         walk_as((Node*)query->withCheckOptions, Author{false, "row-security policy", " on table", target});
@@ -530,7 +490,7 @@ void check_query_as(Query* query, Author author) {
             // Row-security policies are written by the table's owner.
             Author policy = author;
             if (entry->rtekind == RTE_RELATION && author.trusted &&
-                !is_trusted_author(owner_of_relation(entry->relid))) {
+                !is_trusted_author(relation_owner(entry->relid))) {
                 policy = Author{false, "row-security policy", " on table", entry->relid};
             }
             walk_as((Node*)entry->securityQuals, policy);
@@ -539,13 +499,12 @@ void check_query_as(Query* query, Author author) {
             case RTE_SUBQUERY: {
                 Author body = author;
                 const Oid view = compat::view_of_entry(entry);
-                if (OidIsValid(view) && author.trusted && !is_trusted_author(owner_of_relation(view))) {
+                if (OidIsValid(view) && author.trusted && !is_trusted_author(relation_owner(view))) {
                     body = Author{false, "view", "", view};
                 }
                 check_query_as(entry->subquery, body);
                 if (OidIsValid(view) && !entry->security_barrier &&
-                    owner_of_relation(view) != GetSessionUserId() &&
-                    contains_release((Node*)entry->subquery)) {
+                    relation_owner(view) != GetSessionUserId() && contains_release((Node*)entry->subquery)) {
                     refuse_leaky_view(view);
                 }
                 break;
@@ -571,10 +530,6 @@ void check_query_as(Query* query, Author author) {
 }  // namespace
 
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except);
-
-Oid relation_owner(Oid relation) { return owner_of_relation(relation); }
-
-bool is_trusted_author(Oid role) { return role == GetSessionUserId() || is_admin_or_superuser(role); }
 
 void require_release_context(const char* aggregate_name, const PlannedStmt* statement) {
     if (InSecurityRestrictedOperation() || IsAutoVacuumWorkerProcess()) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "pg/base/postgres_headers.hpp"
+#include "pg/trust/authors.hpp"
 
 extern "C" {
 #include "nodes/parsenodes.h"
@@ -50,18 +51,11 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
 // row-security policy owned by a role the session user does not trust.
 void check_query_authors(Query* query);
 
-// A role whose code may spend the session user's budget: the session user, a superuser, or a
-// pgdp admin (EXECUTE on pgdp.set_budget, granted by pgdp.designate_admin).
-bool is_trusted_author(Oid role);
-
 // True while a utility statement (EXECUTE, FETCH, CALL, ...) runs for a portal of the extended
 // protocol that stores its whole result at the first fetch (PORTAL_UTIL_SELECT): the rows wait in
 // the portal, which SQL code of any role in the session can FETCH by name (pg_cursors lists it;
 // a refcursor '' names the unnamed one). Not for the simple protocol's portal, which sends them
 // at once.
 bool running_for_stored_protocol_portal();
-
-// pg_class.relowner (InvalidOid if the relation does not exist).
-Oid relation_owner(Oid relation);
 
 }  // namespace pgdp::pg

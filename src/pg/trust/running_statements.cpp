@@ -25,7 +25,7 @@ extern "C" {
 #include <cstring>
 
 #include "pg/base/backend_stack.hpp"
-#include "pg/trust/release_trust.hpp"
+#include "pg/trust/authors.hpp"
 
 namespace pgdp::pg {
 namespace {

@@ -1,0 +1,56 @@
+#include "pg/trust/authors.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_proc.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/catcache.h"
+#include "utils/syscache.h"
+}
+
+namespace pgdp::pg {
+
+// pgdp.designate_admin grants EXECUTE on pgdp.set_budget (revoked from PUBLIC); no built-in role
+// such as pg_read_all_data carries that privilege.
+bool is_admin(Oid role) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    if (!OidIsValid(schema)) return false;
+    bool admin = false;
+    CatCList* candidates = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum("set_budget"));
+    for (int i = 0; i < candidates->n_members && !admin; ++i) {
+        const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(&candidates->members[i]->tuple);
+        admin = form->pronamespace == schema && pg_proc_aclcheck(form->oid, role, ACL_EXECUTE) == ACLCHECK_OK;
+    }
+    ReleaseSysCacheList(candidates);
+    return admin;
+}
+
+bool is_admin_or_superuser(Oid role) { return superuser_arg(role) || is_admin(role); }
+
+bool is_trusted_author(Oid role) { return role == GetSessionUserId() || is_admin_or_superuser(role); }
+
+const char* role_name(Oid role) {
+    const char* name = GetUserNameFromId(role, true);
+    return name != nullptr ? name : psprintf("%u", role);
+}
+
+Oid function_owner(Oid function) {
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Oid owner = ((Form_pg_proc)GETSTRUCT(tuple))->proowner;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+Oid relation_owner(Oid relation) {
+    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
+    if (!HeapTupleIsValid(tuple)) return InvalidOid;
+    const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
+    ReleaseSysCache(tuple);
+    return owner;
+}
+
+}  // namespace pgdp::pg
