@@ -31,6 +31,7 @@ extern "C" {
 #include "pg/channels/statement_statistics.hpp"
 #include "pg/execution/release_cache.hpp"
 #include "pg/execution/authorize.hpp"
+#include "pg/execution/cache_store.hpp"
 #include "pg/execution/charge.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/execution/release_sites.hpp"
@@ -60,7 +61,7 @@ void analyze_statement(ParseState* state, Query* query, JumbleState* jumble) {
 
 // force_parallel_mode adds a single-copy Gather on top of a parallel-safe plan (standard_planner),
 // so the whole query, final functions included, would run in a parallel worker, where pgdp never
-// releases (release_charge.cpp). The Gather's child is the plan the planner had before it, so it
+// releases (execution/charge.cpp). The Gather's child is the plan the planner had before it, so it
 // is put back.
 void remove_forced_gather(PlannedStmt* statement) {
     Plan* top = statement->planTree;

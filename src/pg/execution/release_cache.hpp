@@ -19,9 +19,21 @@ extern "C" {
 
 namespace pgdp::pg {
 
-// GUCs pgdp.release_cache (on) and pgdp.release_cache_max_age (7 days).
+// GUCs pgdp.release_cache (on), pgdp.release_cache_max_age (7 days), and the admins' bounds
+// pgdp.release_cache_max_entry_bytes, _max_role_bytes and _lock_timeout.
 void define_release_cache_settings();
-// The ExecutorEnd hook that stores a completed run.
+struct ReleaseCacheSettings {
+    bool enabled;
+    int max_age_seconds;
+    // Bounds of what one entry and one role's entries may store (bytes of the statement's text,
+    // its epochs and the cells' binary forms); set by admins only (PGC_SUSET): an analyst cannot
+    // fill the table it cannot delete from.
+    int max_entry_bytes;
+    int max_role_bytes;
+    // How long a first request waits for a concurrent identical one before it releases uncached.
+    int lock_timeout_ms;
+};
+extern ReleaseCacheSettings release_cache_settings;
 
 // Planner hook: the fingerprint of a statement with pgdp releases, computed before any rewrite
 // and kept in the plan (invalidation items no planner makes): the query tree without parse
@@ -41,13 +53,8 @@ void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& finger
 // the run returns the stored rows). Otherwise, if the execution may be stored, it is noted so.
 bool answer_from_release_cache(QueryDesc* query);
 
-// ExecutorRun: true if the run was answered from the cache (the plan is not run). Otherwise,
-// for an execution to store, the rows sent are copied on their way to the destination.
+// ExecutorRun: true if the run was answered from the cache (the plan is not run; an execution to
+// store is copied by cache_store.hpp).
 bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
-void copy_rows_for_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
-void restore_destination(QueryDesc* query);
-
-// ExecutorEnd: stores a completed execution's rows (or warns that they were too large to keep).
-void store_release_if_complete(QueryDesc* query);
 
 }  // namespace pgdp::pg
