@@ -37,20 +37,22 @@ const char* role_name(Oid role) {
     return name != nullptr ? name : psprintf("%u", role);
 }
 
-Oid function_owner(Oid function) {
-    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+namespace {
+
+// The owner column `owner` of the catalog row `object` in syscache `cache`; InvalidOid if none.
+template <typename Row>
+Oid owner_in_catalog(int cache, Oid object, Oid Row::*owner) {
+    HeapTuple tuple = SearchSysCache1(cache, ObjectIdGetDatum(object));
     if (!HeapTupleIsValid(tuple)) return InvalidOid;
-    const Oid owner = ((Form_pg_proc)GETSTRUCT(tuple))->proowner;
+    const Oid result = reinterpret_cast<const Row*>(GETSTRUCT(tuple))->*owner;
     ReleaseSysCache(tuple);
-    return owner;
+    return result;
 }
 
-Oid relation_owner(Oid relation) {
-    HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relation));
-    if (!HeapTupleIsValid(tuple)) return InvalidOid;
-    const Oid owner = ((Form_pg_class)GETSTRUCT(tuple))->relowner;
-    ReleaseSysCache(tuple);
-    return owner;
-}
+}  // namespace
+
+Oid function_owner(Oid function) { return owner_in_catalog(PROCOID, function, &FormData_pg_proc::proowner); }
+
+Oid relation_owner(Oid relation) { return owner_in_catalog(RELOID, relation, &FormData_pg_class::relowner); }
 
 }  // namespace pgdp::pg
