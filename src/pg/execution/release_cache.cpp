@@ -49,6 +49,7 @@ extern "C" {
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
+#include "pg/planning/plan_marks.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/query_trees.hpp"
 #include "pg/execution/release_charge.hpp"
@@ -69,11 +70,6 @@ int cache_max_role_bytes = 64 * 1024 * 1024;
 // How long a first request waits for a concurrent identical one before it releases uncached.
 int cache_lock_timeout_ms = 5000;
 
-// Invalidation items no planner makes (cache ids -1 .. -4 are the person-level and DP-only
-// marks): eight 32-bit words of the statement's fingerprint.
-constexpr int kFingerprintCacheId = -5;
-// Present when the statement may be shared within a cache group (StatementFingerprint::shareable).
-constexpr int kShareableCacheId = -6;
 // At most this many cells (rows x columns) are stored per statement; larger results are not cached.
 constexpr int64 kMaxCells = 100000;
 // The lock of first requests: a heavyweight lock with an advisory tag whose fourth field no SQL
@@ -130,18 +126,6 @@ void end_sha256(pg_cryptohash_ctx* context, uint8* digest) {
     if (pg_cryptohash_final(context, digest, PG_SHA256_DIGEST_LENGTH) < 0)
         elog(ERROR, "pgdp: SHA-256 failed");
     pg_cryptohash_free(context);
-}
-
-bool read_fingerprint(const PlannedStmt* statement, StatementFingerprint* fingerprint) {
-    int words = 0;
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        const auto* item = lfirst_node(PlanInvalItem, cell);
-        if (item->cacheId != kFingerprintCacheId || words >= 8) continue;
-        std::memcpy(fingerprint->bytes + 4 * words, &item->hashValue, 4);
-        ++words;
-    }
-    return words == 8;
 }
 
 // What a statement calls, for its fingerprint (fingerprint_statement).
@@ -404,14 +388,6 @@ void add_settings(pg_cryptohash_ctx* hash) {
         add_bytes(hash, name, std::strlen(name) + 1);
         if (value != nullptr) add_bytes(hash, value, std::strlen(value) + 1);
     }
-}
-
-bool shareable_plan(const PlannedStmt* statement) {
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        if (lfirst_node(PlanInvalItem, cell)->cacheId == kShareableCacheId) return true;
-    }
-    return false;
 }
 
 bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKey* key) {
@@ -937,21 +913,6 @@ bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint) {
     fingerprint->shareable = !calls.not_shareable;
     pfree(text);
     return true;
-}
-
-void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint) {
-    if (fingerprint.shareable) {
-        auto* shareable = makeNode(PlanInvalItem);
-        shareable->cacheId = kShareableCacheId;
-        shareable->hashValue = 1;
-        statement->invalItems = lappend(statement->invalItems, shareable);
-    }
-    for (int word = 0; word < 8; ++word) {
-        auto* mark = makeNode(PlanInvalItem);
-        mark->cacheId = kFingerprintCacheId;
-        std::memcpy(&mark->hashValue, fingerprint.bytes + 4 * word, 4);
-        statement->invalItems = lappend(statement->invalItems, mark);
-    }
 }
 
 bool answer_from_release_cache(QueryDesc* query) {
