@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "core/gaussian_calibration.hpp"
+#include "core/discrete_gaussian_calibration.hpp"
 #include "core/noise.hpp"
 #include "core/random_source.hpp"
 

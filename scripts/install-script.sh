@@ -8,7 +8,8 @@
 #
 #   bash scripts/install-script.sh           write it
 #   bash scripts/install-script.sh --check   exit 1 if the checked-in script differs from what
-#                                            would be written (run by scripts/test.sh)
+#                                            would be written, or if its aggregates and the C++
+#                                            table of aggregates disagree (run by scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -132,6 +133,79 @@ generate() {
     done <"$template"
 }
 
+# The C++ side: kAggregates in src/pg/calls/aggregate_identity.hpp, one row per line, from which
+# the server identifies its aggregates (by final function) and reads their arguments.
+IDENTITY=src/pg/calls/aggregate_identity.hpp
+SUPPORT_FUNCTIONS=src/pg/sql/aggregates.cpp
+
+# Prints "name symbol min max" per row of kAggregates; fails on a row it cannot read.
+table_rows() {
+    local block rows parsed
+    block="$(sed -n '/kAggregates\[\] = {/,/^};/p' "$IDENTITY")"
+    rows="$(grep -c '^ *{"' <<<"$block" || true)"
+    parsed="$(sed -n 's/^ *{"\([a-z_]*\)", *AggregateKind::[A-Za-z]*, *\(true\|false\), *"\([a-z_]*\)", *{[-0-9, ]*}, *\([0-9]*\), *\([0-9]*\)},.*/\1 \3 \4 \5/p' <<<"$block")"
+    if [ "$rows" = 0 ] || [ "$(grep -c . <<<"$parsed")" != "$rows" ]; then
+        echo "install-script: cannot read the rows of kAggregates in $IDENTITY (one row per line)" >&2
+        return 1
+    fi
+    printf '%s\n' "$parsed"
+}
+
+# The install script's aggregates against the table: every CREATE AGGREGATE names a row, every
+# row has aggregates, each aggregate's FINALFUNC is a C function whose symbol is the row's, and
+# the fewest and most arguments of a name's signatures are the row's; every row's symbol is a
+# support function of the library (PG_FUNCTION_INFO_V1).
+check_aggregate_table() {
+    local rows
+    rows="$(table_rows)" || return 1
+    local missing="" name symbol _
+    while read -r name symbol _; do
+        grep -q "^PG_FUNCTION_INFO_V1($symbol);" "$SUPPORT_FUNCTIONS" || missing+=" $name:$symbol"
+    done <<<"$rows"
+    if [ -n "$missing" ]; then
+        echo "install-script: final functions of kAggregates without PG_FUNCTION_INFO_V1 in $SUPPORT_FUNCTIONS:$missing" >&2
+        return 1
+    fi
+    awk -v table="$IDENTITY" '
+        FNR == NR { symbol[$1] = $2; fewest[$1] = $3; most[$1] = $4; next }
+        /^CREATE / { function_name = "" }
+        /^CREATE FUNCTION / { function_name = $3; sub(/\(.*/, "", function_name) }
+        function_name != "" && /AS .MODULE_PATHNAME., ./ {
+            c_symbol = $0; sub(/.*MODULE_PATHNAME., ./, "", c_symbol); sub(/[^a-z_0-9].*/, "", c_symbol)
+            c_function[function_name] = c_symbol; function_name = ""
+        }
+        /^CREATE AGGREGATE / {
+            aggregate = $3; sub(/\(.*/, "", aggregate)
+            arguments = $0; sub(/^[^(]*\(/, "", arguments); sub(/\).*/, "", arguments)
+            count = split(arguments, unused, ",")
+            if (!(aggregate in low) || count < low[aggregate]) low[aggregate] = count
+            if (!(aggregate in high) || count > high[aggregate]) high[aggregate] = count
+        }
+        aggregate != "" && /FINALFUNC = / {
+            final = $0; sub(/.*FINALFUNC = /, "", final); sub(/[^a-z_0-9].*/, "", final)
+            finals[aggregate] = finals[aggregate] " " final; aggregate = ""
+        }
+        END {
+            for (name in low) {
+                if (!(name in symbol)) { print "aggregate " name " is not a row of kAggregates"; continue }
+                if (low[name] != fewest[name] || high[name] != most[name])
+                    print name ": " low[name] "-" high[name] " arguments, kAggregates says " fewest[name] "-" most[name]
+                n = split(finals[name], list, " ")
+                for (i = 1; i <= n; ++i) {
+                    if (!(list[i] in c_function)) print name ": FINALFUNC " list[i] " is not a C function of the library"
+                    else if (c_function[list[i]] != symbol[name])
+                        print name ": FINALFUNC " list[i] " is C symbol " c_function[list[i]] ", kAggregates says " symbol[name]
+                }
+            }
+            for (name in symbol) if (!(name in low)) print "kAggregates row " name " has no CREATE AGGREGATE"
+        }' <(printf '%s\n' "$rows") "$target" | sort -u >"$CHECK_OUT"
+    if [ -s "$CHECK_OUT" ]; then
+        sed 's/^/install-script: /' "$CHECK_OUT" >&2
+        echo "install-script: $target and kAggregates ($IDENTITY) disagree" >&2
+        return 1
+    fi
+}
+
 if [ "${1:-}" = "--check" ]; then
     if ! generate | cmp -s - "$target"; then
         echo "install-script: $target is not what scripts/install-script.sh generates from $template" >&2
@@ -140,6 +214,10 @@ if [ "${1:-}" = "--check" ]; then
         exit 1
     fi
     echo "install-script: $target is up to date"
+    CHECK_OUT="$(mktemp)"
+    trap 'rm -f "$CHECK_OUT"' EXIT
+    check_aggregate_table || exit 1
+    echo "install-script: its $(grep -c '^CREATE AGGREGATE ' "$target") aggregates match kAggregates ($IDENTITY)"
 else
     tmp="$(mktemp "$target.XXXXXX")"
     generate >"$tmp"

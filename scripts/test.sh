@@ -61,7 +61,9 @@ section "format check"
 bash scripts/format-check.sh || step_failed "format-check"
 
 section "install script check"
-# extension/pgdp--VERSION.sql is generated and checked in: it must be what the generator writes.
+# extension/pgdp--VERSION.sql is generated and checked in: it must be what the generator writes,
+# and its aggregates must be the rows of kAggregates (src/pg/calls/aggregate_identity.hpp): names,
+# final functions' C symbols, argument counts.
 bash scripts/install-script.sh --check || step_failed "install-script-check"
 
 section "build"

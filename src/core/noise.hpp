@@ -12,7 +12,6 @@
 
 #include <cstdint>
 
-#include "core/discrete_gaussian_calibration.hpp"
 #include "core/exact_sampling.hpp"
 #include "core/random_source.hpp"
 

@@ -4,10 +4,12 @@
 #include "core/budget_accounting.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <string>
 
 #include "core/accuracy.hpp"
+#include "core/discrete_gaussian_calibration.hpp"
 #include "core/errors.hpp"
 #include "core/gaussian_calibration.hpp"
 #include "core/noise.hpp"
@@ -95,7 +97,7 @@ Rational gaussian_sigma2_over_groups(double epsilon, double delta, std::uint64_t
 }
 
 Mechanism parse_mechanism(std::string_view name) {
-    for (int i = 0; i < 4; ++i) {
+    for (std::size_t i = 0; i < std::size(kMechanismNames); ++i) {
         if (kMechanismNames[i] == name) return static_cast<Mechanism>(i);
     }
     throw ArgumentError("mechanism", "unknown mechanism " + quoted(name),

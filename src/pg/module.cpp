@@ -21,17 +21,7 @@ PGDLLEXPORT void _PG_init(void);
 
 void _PG_init(void) {
     pgdp::pg::define_random_settings();
-    DefineCustomIntVariable("pgdp.charge_timeout",
-                            "How long a query waits for the ledger worker to commit its charge (ms).",
-                            "A query whose charge is not committed in time fails and releases nothing.",
-                            &pgdp::pg::charge_timeout_ms, 10000, 100, 600000, PGC_USERSET, GUC_UNIT_MS,
-                            nullptr, nullptr, nullptr);
-    DefineCustomIntVariable("pgdp.ledger_workers",
-                            "Number of pgdp ledger workers (one database each at a time).",
-                            "Static background workers started with the server; each takes one of "
-                            "max_worker_processes, so parallel queries cannot take them.",
-                            &pgdp::pg::ledger_workers, 2, 1, pgdp::pg::kMaxLedgerWorkers, PGC_POSTMASTER, 0,
-                            nullptr, nullptr, nullptr);
+    pgdp::pg::define_ledger_settings();
     pgdp::pg::define_release_cache_settings();
     MarkGUCPrefixReserved("pgdp");
     // Releases are charged only when the library is preloaded (the ledger needs shared memory and

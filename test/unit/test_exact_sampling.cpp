@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/exact_sampling.hpp"
 #include "core/gaussian_calibration.hpp"
+#include "core/discrete_gaussian_calibration.hpp"
 #include "core/noise.hpp"
 #include "core/random_source.hpp"
 #include "noise_test_helpers.hpp"

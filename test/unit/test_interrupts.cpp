@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/interrupts.hpp"
+#include "core/discrete_gaussian_calibration.hpp"
 #include "core/noise.hpp"
 
 namespace {

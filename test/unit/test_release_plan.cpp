@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/gaussian_calibration.hpp"
+#include "core/discrete_gaussian_calibration.hpp"
 #include "core/noise.hpp"
 #include "core/release_plan.hpp"
 #include "core/truncated_laplace.hpp"

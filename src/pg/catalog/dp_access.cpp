@@ -6,15 +6,11 @@ extern "C" {
 #include "utils/lsyscache.h"
 }
 
-#include "pg/planning/person_level.hpp"
 #include "pg/catalog/protected_relations.hpp"
+#include "pg/planning/plan_marks.hpp"
 
 namespace pgdp::pg {
 namespace {
-
-// Marks no planner makes (see person_level.cpp for the others): one per relation read with its
-// owner's privileges, the hash being its OID.
-constexpr int kAccessCacheId = -4;
 
 [[noreturn]] void refuse_access(const char* relation, const char* detail) {
     ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -31,22 +27,9 @@ bool has_access_grant(Oid root, Oid role) {
     return catalog_has_oid("access_grants", 1, root, role, nullptr);
 }
 
-PlanInvalItem* dp_access_mark(Oid relation) {
-    auto* mark = makeNode(PlanInvalItem);
-    mark->cacheId = kAccessCacheId;
-    mark->hashValue = static_cast<uint32>(relation);
-    return mark;
-}
-
 void check_dp_access(QueryDesc* query, bool explain) {
     const PlannedStmt* statement = query->plannedstmt;
-    List* relations = NIL;
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        const auto* item = lfirst_node(PlanInvalItem, cell);
-        if (item->cacheId == kAccessCacheId)
-            relations = lappend_oid(relations, static_cast<Oid>(item->hashValue));
-    }
+    List* relations = dp_only_relations(statement);
     if (relations == NIL) return;
     const char* first = get_rel_name(linitial_oid(relations));
     if (explain) {
@@ -64,6 +47,7 @@ void check_dp_access(QueryDesc* query, bool explain) {
                       "prepare the statement again.");
     }
     const Oid role = GetUserId();
+    ListCell* cell;
     foreach (cell, relations) {
         const Oid relation = lfirst_oid(cell);
         Protection protection;

@@ -20,10 +20,6 @@ namespace pgdp::pg {
 // snapshot, or the active one in a parallel operation).
 bool has_access_grant(Oid root, Oid role);
 
-// The plan item recording that range table entries of `relation` are read with its owner's
-// privileges (person_level.cpp adds one per such relation).
-PlanInvalItem* dp_access_mark(Oid relation);
-
 // At executor start, before any row is read: a plan reading relations with their owner's
 // privileges must still be an accepted person-level plan, and the executing role must still have
 // DP-only access (or SELECT) to each; EXPLAIN of such plans is refused (42501). No-op for plans

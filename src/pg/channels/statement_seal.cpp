@@ -11,10 +11,6 @@ extern "C" {
 namespace pgdp::pg {
 namespace {
 
-// The plan mark of release plans (PlanInvalItem cache ids below 0 are pgdp's marks, which no
-// catalog cache invalidation matches).
-constexpr int kReleasePlanCacheId = -7;
-
 // Protocol message types (PostgreSQL frontend/backend protocol 3.0).
 constexpr char kNoticeResponse = 'N';
 constexpr char kReadyForQuery = 'Z';
@@ -126,21 +122,6 @@ void unseal() {
 }
 
 }  // namespace
-
-void mark_release_plan(PlannedStmt* statement) {
-    auto* mark = makeNode(PlanInvalItem);
-    mark->cacheId = kReleasePlanCacheId;
-    mark->hashValue = 0;
-    statement->invalItems = lappend(statement->invalItems, mark);
-}
-
-bool is_release_plan(const PlannedStmt* statement) {
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        if (lfirst_node(PlanInvalItem, cell)->cacheId == kReleasePlanCacheId) return true;
-    }
-    return false;
-}
 
 void seal_until_ready_for_query() {
     if (IsParallelWorker()) return;

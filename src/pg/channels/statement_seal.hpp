@@ -19,12 +19,10 @@ extern "C" {
 #include "nodes/plannodes.h"
 }
 
-namespace pgdp::pg {
+// The plan mark of a statement that makes releases (mark_release_plan, is_release_plan).
+#include "pg/planning/plan_marks.hpp"
 
-// The plan mark of a statement that makes releases (set by the plan hook): its executor phases
-// check whether it reads hidden rows (release_charge.hpp seal_if_reading_hidden_rows).
-void mark_release_plan(PlannedStmt* statement);
-bool is_release_plan(const PlannedStmt* statement);
+namespace pgdp::pg {
 
 // Seals the client connection until the next ReadyForQuery outside a transaction block (no-op in
 // parallel workers, whose messages reach the client through the leader), and lifts the size

@@ -15,13 +15,14 @@ extern "C" {
 #include "utils/rls.h"
 }
 
+#include "pg/calls/aggregate_identity.hpp"
 #include "pg/catalog/dp_access.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/channels/statement_seal.hpp"
 #include "pg/channels/statement_statistics.hpp"
 #include "pg/ledger/ledger_channel.hpp"
 #include "pg/planning/distributed_release.hpp"
-#include "pg/planning/person_level.hpp"
+#include "pg/planning/plan_marks.hpp"
 #include "pg/trust/release_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 

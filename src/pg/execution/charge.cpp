@@ -12,6 +12,7 @@ extern "C" {
 
 #include "core/aggregate_release.hpp"
 #include "pg/base/cpp_boundary.hpp"
+#include "pg/calls/parameters.hpp"
 #include "pg/execution/authorize.hpp"
 #include "pg/execution/partials.hpp"
 #include "pg/execution/release_execution.hpp"

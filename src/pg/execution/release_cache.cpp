@@ -48,6 +48,7 @@ extern "C" {
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
+#include "pg/planning/plan_marks.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/query_trees.hpp"
 #include "pg/catalog/epochs.hpp"
@@ -63,11 +64,6 @@ ReleaseCacheSettings release_cache_settings{true, 7 * 24 * 3600, 1024 * 1024, 64
 
 namespace {
 
-// Invalidation items no planner makes (cache ids -1 .. -4 are the person-level and DP-only
-// marks): eight 32-bit words of the statement's fingerprint.
-constexpr int kFingerprintCacheId = -5;
-// Present when the statement may be shared within a cache group (StatementFingerprint::shareable).
-constexpr int kShareableCacheId = -6;
 // The lock of first requests: a heavyweight lock with an advisory tag whose fourth field no SQL
 // function produces (pg_advisory_* use 1 for a bigint key and 2 for two int keys), so no role can
 // take it, wait for it or hold it; the first field is "pgdp".
@@ -122,18 +118,6 @@ void end_sha256(pg_cryptohash_ctx* context, uint8* digest) {
     if (pg_cryptohash_final(context, digest, PG_SHA256_DIGEST_LENGTH) < 0)
         elog(ERROR, "pgdp: SHA-256 failed");
     pg_cryptohash_free(context);
-}
-
-bool read_fingerprint(const PlannedStmt* statement, StatementFingerprint* fingerprint) {
-    int words = 0;
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        const auto* item = lfirst_node(PlanInvalItem, cell);
-        if (item->cacheId != kFingerprintCacheId || words >= 8) continue;
-        std::memcpy(fingerprint->bytes + 4 * words, &item->hashValue, 4);
-        ++words;
-    }
-    return words == 8;
 }
 
 // What a statement calls, for its fingerprint (fingerprint_statement).
@@ -316,14 +300,6 @@ void add_settings(pg_cryptohash_ctx* hash) {
         add_bytes(hash, name, std::strlen(name) + 1);
         if (value != nullptr) add_bytes(hash, value, std::strlen(value) + 1);
     }
-}
-
-bool shareable_plan(const PlannedStmt* statement) {
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        if (lfirst_node(PlanInvalItem, cell)->cacheId == kShareableCacheId) return true;
-    }
-    return false;
 }
 
 bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKey* key) {
@@ -542,21 +518,6 @@ bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint) {
     fingerprint->shareable = !calls.not_shareable;
     pfree(text);
     return true;
-}
-
-void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint) {
-    if (fingerprint.shareable) {
-        auto* shareable = makeNode(PlanInvalItem);
-        shareable->cacheId = kShareableCacheId;
-        shareable->hashValue = 1;
-        statement->invalItems = lappend(statement->invalItems, shareable);
-    }
-    for (int word = 0; word < 8; ++word) {
-        auto* mark = makeNode(PlanInvalItem);
-        mark->cacheId = kFingerprintCacheId;
-        std::memcpy(&mark->hashValue, fingerprint.bytes + 4 * word, 4);
-        statement->invalItems = lappend(statement->invalItems, mark);
-    }
 }
 
 bool answer_from_release_cache(QueryDesc* query) {

@@ -17,6 +17,8 @@ extern "C" {
 #include "nodes/plannodes.h"
 }
 
+#include "pg/planning/plan_marks.hpp"
+
 namespace pgdp::pg {
 
 // GUCs pgdp.release_cache (on), pgdp.release_cache_max_age (7 days), and the admins' bounds
@@ -36,18 +38,11 @@ struct ReleaseCacheSettings {
 extern ReleaseCacheSettings release_cache_settings;
 
 // Planner hook: the fingerprint of a statement with pgdp releases, computed before any rewrite
-// and kept in the plan (invalidation items no planner makes): the query tree without parse
+// and kept in the plan (plan_marks.hpp mark_fingerprint): the query tree without parse
 // locations and the version (pg_proc xmin) of every user-defined function it calls. Returns false
 // (nothing to mark: never cached) when the query makes no release, or calls a volatile function
 // or current_setting() (its answer would not be the same statement's).
-struct StatementFingerprint {
-    uint8 bytes[32];
-    // Roles of one cache group may be answered each other's release of it: it calls only
-    // built-in immutable functions and never asks who is running it (no CURRENT_USER and the like).
-    bool shareable;
-};
 bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint);
-void mark_fingerprint(PlannedStmt* statement, const StatementFingerprint& fingerprint);
 
 // ExecutorStart, before the charge: true if the cache answers this execution (nothing is charged;
 // the run returns the stored rows). Otherwise, if the execution may be stored, it is noted so.

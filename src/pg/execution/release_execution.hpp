@@ -16,7 +16,7 @@ extern "C" {
 }
 
 #include "core/aggregate_release.hpp"
-#include "pg/calls/aggregate_call.hpp"
+#include "pg/calls/parameters.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/execution/release_sites.hpp"
 

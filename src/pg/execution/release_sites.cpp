@@ -8,6 +8,7 @@ extern "C" {
 }
 
 #include "pg/planning/distributed_release.hpp"
+#include "pg/planning/plan_marks.hpp"
 
 namespace pgdp::pg {
 namespace {

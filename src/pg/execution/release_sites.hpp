@@ -11,7 +11,7 @@ extern "C" {
 #include "nodes/primnodes.h"
 }
 
-#include "pg/calls/aggregate_call.hpp"
+#include "pg/calls/aggregate_identity.hpp"
 
 namespace pgdp::pg {
 

@@ -170,6 +170,18 @@ PoolWorker* worker_bound_to(LedgerShared* ledger, Oid database) {
     return nullptr;
 }
 
+void define_ledger_settings() {
+    DefineCustomIntVariable(
+        "pgdp.charge_timeout", "How long a query waits for the ledger worker to commit its charge (ms).",
+        "A query whose charge is not committed in time fails and releases nothing.", &charge_timeout_ms,
+        10000, 100, 600000, PGC_USERSET, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable(
+        "pgdp.ledger_workers", "Number of pgdp ledger workers (one database each at a time).",
+        "Static background workers started with the server; each takes one of "
+        "max_worker_processes, so parallel queries cannot take them.",
+        &ledger_workers, 2, 1, kMaxLedgerWorkers, PGC_POSTMASTER, 0, nullptr, nullptr, nullptr);
+}
+
 void request_ledger_shared_memory() {
     previous_shmem_request = shmem_request_hook;
     shmem_request_hook = on_shmem_request;

@@ -41,6 +41,8 @@ struct ChargeOutcome {
 // _PG_init while preloading: reserve shared memory and the lock, and register the pool of
 // pgdp.ledger_workers static ledger workers (their max_worker_processes slots are taken at
 // postmaster start, so parallel queries cannot take them).
+// pgdp.charge_timeout and pgdp.ledger_workers.
+void define_ledger_settings();
 void request_ledger_shared_memory();
 void register_ledger_pool();
 // True if at least one pool worker was registered at server start.

@@ -28,16 +28,14 @@ extern "C" {
 
 #include <cstring>
 
-#include "pg/calls/aggregate_call.hpp"
+#include "pg/calls/aggregate_identity.hpp"
+#include "pg/calls/parameters.hpp"
 #include "pg/catalog/protected_relations.hpp"
+#include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_trees.hpp"
 
 namespace pgdp::pg {
 namespace {
-
-// The parse location of the pgdp.distributed_partials call the rewrite writes: the parser never
-// writes a location below -1 and stored rules read back -1.
-constexpr int kPartialsCallLocation = -2;
 
 [[noreturn]] void refuse(const char* what, const char* hint) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -317,7 +315,7 @@ void rewrite_level(Query* level) {
         refuse("pgdp releases nested in the rows of another release", "Release each level in its own query.");
     }
     // The function scan of the partials: the query travels as its node string, which only this
-    // rewrite writes (kPartialsCallLocation) and only a charged execution runs.
+    // rewrite writes (mark_partials_call) and only a charged execution runs.
     List* names = NIL;
     List* types = NIL;
     List* typmods = NIL;
@@ -335,7 +333,7 @@ void rewrite_level(Query* level) {
     FuncExpr* call = makeFuncExpr(partials_function(), RECORDOID, list_make1(serialized), InvalidOid,
                                   DEFAULT_COLLATION_OID, COERCE_EXPLICIT_CALL);
     call->funcretset = true;
-    call->location = kPartialsCallLocation;
+    mark_partials_call(call);
     auto* function = makeNode(RangeTblFunction);
     function->funcexpr = (Node*)call;
     function->funccolcount = list_length(names);
@@ -427,7 +425,7 @@ void rewrite_distributed_releases(Query* parse) {
 bool is_distributed_partials_call(const Node* expression) {
     if (expression == nullptr || !IsA(expression, FuncExpr)) return false;
     const auto* call = castNode(FuncExpr, expression);
-    return call->location == kPartialsCallLocation && call->funcid == partials_function() &&
+    return has_partials_call_mark(call) && call->funcid == partials_function() &&
            list_length(call->args) == 1 && IsA(linitial(call->args), Const) &&
            !castNode(Const, linitial(call->args))->constisnull;
 }

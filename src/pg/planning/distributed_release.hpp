@@ -6,7 +6,7 @@
 //   sum(pgdp.clamped_units(value, lower, upper)) and the row count: built-in aggregates that Citus
 //   pushes down to the workers, whatever the grouping;
 // - the level itself, now over pgdp.distributed_partials(<partials query>): the same calls, marked
-//   to add those totals (aggregate_call.hpp kReadsPartialTotals), charged and noised once, on the
+//   to add those totals (plan_marks.hpp reads_partial_totals), charged and noised once, on the
 //   node the analyst is connected to.
 // The partials query runs only inside a plan pgdp built, for an execution whose releases are
 // charged (release_charge.cpp plans it and checks its permissions before the charge), so its exact

@@ -43,6 +43,7 @@ extern "C" {
 #include "pg/planning/row_safe_functions.hpp"
 #include "pg/base/strong_random.hpp"
 #include "pg/catalog/protected_relations.hpp"
+#include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_trees.hpp"
 
 namespace pgdp::pg {
@@ -181,41 +182,6 @@ bool has_bare_vars(Node* node, void* context) {
                  "... GROUP BY r.k.")));
 }
 
-// ---- marked plans ---------------------------------------------------------------------------
-
-// A plan made from a rewritten query carries, per protected entry of a rewritten level, an
-// invalidation item no planner makes (cache id -1 never matches a syscache callback) whose hash
-// identifies the protection (relation, privacy unit, m, unit kind): it survives copyObject (cached
-// plans are copies) and serialization, and users cannot make plans.
-constexpr int kMarkCacheId = -1;
-// And one item with the number of those entries: the plan may read protected relations nowhere
-// else (per scan, not only per protection).
-constexpr int kScanCountCacheId = -2;
-// And one per public relation whose keys a level releases (hash: its OID), which must still be
-// declared public when the plan runs.
-constexpr int kPublicCacheId = -3;
-
-uint32 protection_hash(const Protection& protection) {
-    struct {
-        Oid root;
-        NameData unit;
-        int32 max_groups;
-        NameData kind;
-    } key{};
-    key.root = protection.root;
-    std::memcpy(&key.unit, &protection.unit_name, sizeof(NameData));
-    key.max_groups = protection.max_groups;
-    std::memcpy(&key.kind, &protection.unit_kind, sizeof(NameData));
-    return hash_bytes(reinterpret_cast<const unsigned char*>(&key), sizeof key);
-}
-
-PlanInvalItem* make_mark(int cache_id, uint32 hash) {
-    auto* mark = makeNode(PlanInvalItem);
-    mark->cacheId = cache_id;
-    mark->hashValue = hash;
-    return mark;
-}
-
 // ---- building blocks ------------------------------------------------------------------------
 
 Query* new_select() {
@@ -274,7 +240,7 @@ NullTest* is_not_null(Expr* expression) {
     auto* test = makeNode(NullTest);
     test->arg = expression;
     test->nulltesttype = IS_NOT_NULL;
-    test->location = -1;
+    test->location = kUnknownLocation;
     return test;
 }
 
@@ -315,7 +281,7 @@ CaseWhen* saturation_clause(Expr* value, const char* beyond, const char* limit, 
                             (Expr*)numeric_constant(infinity))),
         -1);
     clause->result = (Expr*)numeric_constant(limit);
-    clause->location = -1;
+    clause->location = kUnknownLocation;
     return clause;
 }
 
@@ -332,7 +298,7 @@ Expr* saturated_numeric(Expr* value) {
     saturated->args = list_make2(saturation_clause(value, ">", bound, "<", "Infinity"),
                                  saturation_clause(value, "<", negative, ">", "-Infinity"));
     saturated->defresult = value;
-    saturated->location = -1;
+    saturated->location = kUnknownLocation;
     return (Expr*)saturated;
 }
 
@@ -676,7 +642,7 @@ Query* bounded_level(Query* units, int unit_column, const char* name) {
     row_number->winfnoid = F_ROW_NUMBER;
     row_number->wintype = INT8OID;
     row_number->winref = 1;
-    row_number->location = -1;
+    row_number->location = kUnknownLocation;
     bounded->targetList =
         lappend(bounded->targetList, makeTargetEntry((Expr*)row_number, static_cast<AttrNumber>(columns + 1),
                                                      pstrdup("pgdp_rank"), false));
@@ -775,12 +741,12 @@ Node* selection_first(Node* having) {
     when->expr = static_cast<Expr*>(copyObjectImpl(kept));
     when->result =
         list_length(rest) == 1 ? static_cast<Expr*>(linitial(rest)) : makeBoolExpr(AND_EXPR, rest, -1);
-    when->location = -1;
+    when->location = kUnknownLocation;
     auto* guarded = makeNode(CaseExpr);
     guarded->casetype = BOOLOID;
     guarded->args = list_make1(when);
     guarded->defresult = (Expr*)makeBoolConst(false, false);
-    guarded->location = -1;
+    guarded->location = kUnknownLocation;
     return (Node*)makeBoolExpr(AND_EXPR, lappend(selections, guarded), -1);
 }
 
@@ -1060,7 +1026,7 @@ Expr* joined_unit(Query* level, List* entries, const char* name) {
     foreach (cell, entries)
         coalesce->args =
             lappend(coalesce->args, copyObjectImpl(static_cast<ProtectedEntry*>(lfirst(cell))->unit));
-    coalesce->location = -1;
+    coalesce->location = kUnknownLocation;
     return (Expr*)coalesce;
 }
 
@@ -1475,77 +1441,6 @@ List* rewrite_person_level_releases(Query* parse) {
              errhint("Call the function in another statement, or write it in PL/pgSQL.")));
     }
     return marks;
-}
-
-void mark_person_level_plan(PlannedStmt* statement, List* marks) {
-    int levels = 0;
-    ListCell* cell;
-    foreach (cell, marks) {
-        statement->invalItems = lappend(statement->invalItems, lfirst(cell));
-        if (lfirst_node(PlanInvalItem, cell)->cacheId == kMarkCacheId) ++levels;
-    }
-    statement->invalItems =
-        lappend(statement->invalItems, make_mark(kScanCountCacheId, static_cast<uint32>(levels)));
-    // Which relations the plan reads with their owner's privileges depends on the role that
-    // planned it (DP-only access): a cached plan is made again for another role.
-    statement->dependsOnRole = true;
-}
-
-namespace {
-
-// True if range table index `index` is an expansion child (a partition or inheritance child the
-// planner added for its parent entry), not a relation the query named.
-bool expansion_child(const PlannedStmt* statement, int index) {
-    ListCell* cell;
-    foreach (cell, statement->appendRelations) {
-        if (static_cast<int>(lfirst_node(AppendRelInfo, cell)->child_relid) == index) return true;
-    }
-    return false;
-}
-
-}  // namespace
-
-bool has_person_level_marks(const PlannedStmt* statement) {
-    ListCell* cell;
-    foreach (cell, statement->invalItems) {
-        if (lfirst_node(PlanInvalItem, cell)->cacheId == kScanCountCacheId) return true;
-    }
-    return false;
-}
-
-bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog) {
-    // Every protected relation the plan reads must have been rewritten for under the protection
-    // in force now (a protection changed or added after planning makes the plan unusable).
-    bool any = false;
-    int named = 0;  // protected entries the query named (not expansion children)
-    int index = 0;
-    ListCell* cell;
-    foreach (cell, statement->rtable) {
-        ++index;
-        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
-        Protection protection;
-        if (entry->rtekind != RTE_RELATION || !find_protection(catalog, entry->relid, &protection)) continue;
-        if (!expansion_child(statement, index)) ++named;
-        const uint32 hash = protection_hash(protection);
-        bool marked = false;
-        ListCell* item;
-        foreach (item, statement->invalItems) {
-            const auto* mark = lfirst_node(PlanInvalItem, item);
-            if (mark->cacheId == kMarkCacheId && mark->hashValue == hash) marked = true;
-        }
-        if (!marked) return false;
-        any = true;
-    }
-    int expected = -1;
-    foreach (cell, statement->invalItems) {
-        const auto* item = lfirst_node(PlanInvalItem, cell);
-        if (item->cacheId == kScanCountCacheId) expected = static_cast<int>(item->hashValue);
-        // The keys of a relation no longer declared public are not released (prepare again).
-        if (item->cacheId == kPublicCacheId &&
-            !is_declared_public(static_cast<Oid>(item->hashValue), nullptr))
-            return false;
-    }
-    return any && named == expected;
 }
 
 }  // namespace pgdp::pg

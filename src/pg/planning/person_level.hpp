@@ -15,19 +15,14 @@ extern "C" {
 }
 
 #include "pg/catalog/protected_relations.hpp"
+#include "pg/planning/plan_marks.hpp"
 
 namespace pgdp::pg {
 
 // Rewrites every query level of `parse` (subqueries included) whose pgdp aggregates read a
 // protected relation; ereports (0A000) for such levels that have no person-level form yet.
-// Returns the marks of the protections rewritten for (NIL if none), for mark_person_level_plan.
+// Returns the marks of the protections rewritten for (NIL if none), for mark_person_level_plan
+// (plan_marks.hpp, which also reads them back: is_person_level_plan, has_person_level_marks).
 List* rewrite_person_level_releases(Query* parse);
-
-// Marks a plan made from a rewritten query (the marks are part of the plan: copies keep them).
-void mark_person_level_plan(PlannedStmt* statement, List* marks);
-bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog& catalog);
-
-// True if `statement` was made from a rewritten query (it carries the marks; no catalog read).
-bool has_person_level_marks(const PlannedStmt* statement);
 
 }  // namespace pgdp::pg

@@ -10,6 +10,8 @@ extern "C" {
 #include "parser/parse_func.h"
 }
 
+#include "pg/planning/plan_marks.hpp"
+
 namespace pgdp::pg {
 namespace {
 
@@ -55,7 +57,7 @@ Aggref* builtin_aggregate(Oid function, Oid result, Expr* argument, Expr* filter
     aggref->aggsplit = AGGSPLIT_SIMPLE;
     aggref->aggno = -1;
     aggref->aggtransno = -1;
-    aggref->location = -1;
+    aggref->location = kUnknownLocation;
     return aggref;
 }
 

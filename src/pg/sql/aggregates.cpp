@@ -27,10 +27,12 @@ extern "C" {
 
 #include "core/clamped_sum.hpp"
 #include "core/aggregate_release.hpp"
-#include "pg/calls/aggregate_call.hpp"
+#include "pg/calls/aggregate_identity.hpp"
+#include "pg/calls/parameters.hpp"
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/base/strong_random.hpp"
+#include "pg/planning/plan_marks.hpp"
 
 namespace {
 
@@ -72,7 +74,7 @@ constexpr int kSerializedStateSize = 1 + 8 + 16 + 8 + 8;
 // keeps in its fn_extra, allocated in fn_mcxt on its first call. Plain data, freed with fn_mcxt.
 struct CallSite {
     Parameters parameters;  // as charged (release_execution.hpp): never evaluated again
-    bool partial_totals;    // a distributed call: adds workers' totals (aggregate_call.hpp)
+    bool partial_totals;    // a distributed call: adds workers' totals (plan_marks.hpp reads_partial_totals)
     bool planned;           // final functions: `plan` is the release plan charged for the call
     pgdp::AggregatePlan plan;
     int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
@@ -186,7 +188,7 @@ __int128 integer_numeric(Numeric number) {
     return negative ? -value : value;
 }
 
-// A distributed call (aggregate_call.hpp kReadsPartialTotals): its last two arguments are one
+// A distributed call (plan_marks.hpp reads_partial_totals): its last two arguments are one
 // group's exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or
 // dp_count) and the rows counted. A total no row set within [lower, upper] can give is refused,
 // so the release's sensitivity holds whatever a worker computed.
@@ -379,7 +381,7 @@ Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
     const auto* other = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(1));
     const pgdp::AggregateParameters& p = call_site(fcinfo, false).parameters.privacy;
     if (!same_bounds(*other, p)) {
-        // Not reachable while parameters are deterministic (aggregate_call.cpp); refuse rather than
+        // Not reachable while parameters are deterministic (parameters.cpp); refuse rather than
         // release a total computed with other bounds than those charged.
         ereport(ERROR,
                 (errcode(ERRCODE_INTERNAL_ERROR),
@@ -431,7 +433,7 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
     PG_RETURN_POINTER(state);
 }
 
-// One body for all six (aggregate_call.hpp has their identities).
+// One body for all seven (their identities are rows of aggregate_identity.hpp kAggregates).
 Datum pgdp_sum_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpSum); }
 Datum pgdp_mean_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpMean); }
 Datum pgdp_count_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCount); }

@@ -1,57 +1,31 @@
-#include "pg/calls/aggregate_call.hpp"
+#include "pg/calls/parameters.hpp"
 
 extern "C" {
-#include "access/htup_details.h"
 #include "access/transam.h"
-#include "catalog/pg_aggregate.h"
-#include "catalog/pg_language.h"
-#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
-#include "utils/hsearch.h"
-#include "utils/inval.h"
-#include "utils/syscache.h"
 }
 
-#include <cstring>
-
 #include "pg/base/cpp_boundary.hpp"
+#include "pg/planning/plan_marks.hpp"
 
 namespace pgdp::pg {
 namespace {
 
-// Where each kind's privacy arguments are in the aggregate's argument list (-1: none). delta and
-// mechanism, both optional, follow epsilon; the *_ci forms end with alpha.
-//   dp_sum(value, lower, upper, epsilon [, delta [, mechanism]] [, alpha])   (dp_mean alike)
-//   dp_count(epsilon [, delta [, mechanism]] [, alpha])
-struct ArgumentPositions {
-    int lower;
-    int upper;
-    int epsilon;
-};
-constexpr ArgumentPositions kArgumentPositions[] = {
-    /* Sum */ {1, 2, 3},
-    /* Mean */ {1, 2, 3},
-    /* Count */ {-1, -1, 0},
-    /* Selection */ {-1, -1, 0},
-};
-// dp_groups(epsilon, delta [, mechanism [, min_units]]): min_units after the mechanism.
-constexpr int kMinUnitsPosition = 3;
-
 // The name of the privacy parameter at argument position `index` (0-based) of a call with
 // `nargs` arguments, as read_parameters names it.
 const char* parameter_name(const AggregateIdentity& identity, int index, int nargs) {
-    const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
+    const ArgumentPositions& at = identity.at;
     if (identity.with_interval && index == nargs - 1) return "alpha";
     if (index == at.lower) return "lower";
     if (index == at.upper) return "upper";
     if (index == at.epsilon) return "epsilon";
     if (index == at.epsilon + 1) return "delta";
     if (index == at.epsilon + 2) return "mechanism";
-    return "min_units";  // dp_groups' last (kMinUnitsPosition)
+    return "min_units";  // dp_groups' last (at.min_units)
 }
 
 [[noreturn]] void refuse_varying(const char* name) {
@@ -143,100 +117,11 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
     return DatumGetFloat8(value);
 }
 
-struct IdentityEntry {
-    Oid aggfnoid;  // hash key
-    AggregateIdentity identity;
-};
-HTAB* identities = nullptr;
-
-AggregateIdentity lookup_identity(Oid aggfnoid) {
-    AggregateIdentity identity{false, AggregateKind::Count, false, ""};
-    HeapTuple aggregate = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggfnoid));
-    if (!HeapTupleIsValid(aggregate)) return identity;
-    const Oid final_function = ((Form_pg_aggregate)GETSTRUCT(aggregate))->aggfinalfn;
-    ReleaseSysCache(aggregate);
-    if (!OidIsValid(final_function)) return identity;
-    HeapTuple procedure = SearchSysCache1(PROCOID, ObjectIdGetDatum(final_function));
-    if (!HeapTupleIsValid(procedure)) return identity;
-    bool source_null = true;
-    bool binary_null = true;
-    const Datum source = SysCacheGetAttr(PROCOID, procedure, Anum_pg_proc_prosrc, &source_null);
-    const Datum binary = SysCacheGetAttr(PROCOID, procedure, Anum_pg_proc_probin, &binary_null);
-    const bool is_c = ((Form_pg_proc)GETSTRUCT(procedure))->prolang == ClanguageId;
-    if (is_c && !source_null && !binary_null) {
-        char* symbol = TextDatumGetCString(source);
-        char* library = TextDatumGetCString(binary);
-        const char* base = std::strrchr(library, '/');
-        base = base != nullptr ? base + 1 : library;
-        if (std::strncmp(base, "pgdp", 4) == 0 && (base[4] == '\0' || base[4] == '.')) {
-            static constexpr struct {
-                const char* symbol;
-                const AggregateIdentity* identity;
-            } known[] = {{"pgdp_sum_final", &kDpSum},        {"pgdp_mean_final", &kDpMean},
-                         {"pgdp_count_final", &kDpCount},    {"pgdp_sum_ci_final", &kDpSumCi},
-                         {"pgdp_mean_ci_final", &kDpMeanCi}, {"pgdp_count_ci_final", &kDpCountCi},
-                         {"pgdp_groups_final", &kDpGroups}};
-            for (const auto& k : known) {
-                if (std::strcmp(symbol, k.symbol) == 0) identity = *k.identity;
-            }
-        }
-        pfree(symbol);
-        pfree(library);
-    }
-    ReleaseSysCache(procedure);
-    return identity;
-}
-
 }  // namespace
 
-void forget_identities(Datum, int, uint32) {
-    if (identities != nullptr) hash_destroy(identities);
-    identities = nullptr;
+int written_argument_count(const Aggref* aggref) {
+    return list_length(aggref->args) - (reads_partial_totals(aggref) ? 2 : 0);
 }
-
-AggregateIdentity identify_aggregate(Oid aggfnoid) {
-    static bool callbacks_registered = false;
-    if (!callbacks_registered) {
-        // CREATE OR REPLACE AGGREGATE / FUNCTION may change what an OID is.
-        CacheRegisterSyscacheCallback(AGGFNOID, forget_identities, 0);
-        CacheRegisterSyscacheCallback(PROCOID, forget_identities, 0);
-        callbacks_registered = true;
-    }
-    bool found = false;
-    if (identities != nullptr) {
-        auto* entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_FIND, &found));
-        if (found) return entry->identity;
-    }
-    // Catalog lookups may process invalidations, which drop the table: create it afterwards.
-    const AggregateIdentity identity = lookup_identity(aggfnoid);
-    if (identities == nullptr) {
-        HASHCTL control{};
-        control.keysize = sizeof(Oid);
-        control.entrysize = sizeof(IdentityEntry);
-        identities = hash_create("pgdp aggregate identities", 64, &control, HASH_ELEM | HASH_BLOBS);
-    }
-    auto* entry = static_cast<IdentityEntry*>(hash_search(identities, &aggfnoid, HASH_ENTER, &found));
-    entry->identity = identity;
-    return identity;
-}
-
-namespace {
-
-bool release_walker(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
-    if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node),
-                                 reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)),
-                                 context, 0);
-    }
-    return expression_tree_walker(
-        node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(release_walker)), context);
-}
-
-}  // namespace
-
-bool contains_release(Node* node) { return release_walker(node, nullptr); }
 
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
     if (aggref == nullptr || !DO_AGGSPLIT_COMBINE(aggref->aggsplit)) return aggref;
@@ -276,8 +161,7 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
 
 void refuse_parameters_over_rows(const Aggref* aggref) {
     const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
-    const int first =
-        kArgumentPositions[static_cast<int>(identity.kind)].lower >= 0 ? 1 : 0;  // after the value
+    const int first = identity.at.lower >= 0 ? 1 : 0;  // after the value
     const int nargs = written_argument_count(aggref);
     for (int index = first; index < nargs; ++index) {
         const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, index)->expr;
@@ -294,7 +178,7 @@ bool is_value_type(Oid type) {
 
 Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                            const ArgumentContext& context) {
-    const ArgumentPositions& at = kArgumentPositions[static_cast<int>(identity.kind)];
+    const ArgumentPositions& at = identity.at;
     const int nargs = written_argument_count(aggref) - (identity.with_interval ? 1 : 0);  // without alpha
     Parameters parameters{};
     pgdp::AggregateParameters& given = parameters.privacy;
@@ -321,9 +205,9 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     given.delta = nargs > delta_at ? float8_parameter(aggref, delta_at, "delta", context) : 0.0;
     const char* mechanism_name = nargs > delta_at ? "auto" : "laplace";
     given.groups_per_unit = static_cast<std::uint32_t>(groups_per_unit_of(aggref));
-    if (identity.kind == AggregateKind::Selection && nargs > kMinUnitsPosition) {
+    if (at.min_units >= 0 && nargs > at.min_units) {
         bool is_null = false;
-        const Datum units = constant_argument(aggref, kMinUnitsPosition, "min_units", context, &is_null);
+        const Datum units = constant_argument(aggref, at.min_units, "min_units", context, &is_null);
         if (is_null) {
             ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("min_units must not be NULL"),
                             errhint("Pass 1 to keep groups of any size to the selection.")));
