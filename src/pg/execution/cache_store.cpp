@@ -257,12 +257,12 @@ void store_answer(QueryDesc* query, const ReleaseExecution& execution) {
             (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
              errmsg("pgdp did not store the release in the release cache: role \"%s\" has %lld bytes "
                     "stored, and this release's %lld bytes would exceed "
-                    "pgdp.release_release_cache_settings.max_role_bytes (%d)",
+                    "pgdp.release_cache_max_role_bytes (%d)",
                     GetUserNameFromId(GetSessionUserId(), false), static_cast<long long>(role_used),
                     static_cast<long long>(execution.copied.bytes), release_cache_settings.max_role_bytes),
              errdetail("The release was made and charged; a repeat will be released and charged again."),
              errhint("An admin can purge entries with pgdp.purge_cache() or raise "
-                     "pgdp.release_release_cache_settings.max_role_bytes.")));
+                     "pgdp.release_cache_max_role_bytes.")));
         end_own_notice();
     }
 }
@@ -278,11 +278,11 @@ void store_release_if_complete(QueryDesc* query) {
         ereport(WARNING,
                 (errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
                  errmsg("pgdp did not store the release in the release cache: its statement text and result "
-                        "exceed pgdp.release_release_cache_settings.max_entry_bytes (%d bytes)",
+                        "exceed pgdp.release_cache_max_entry_bytes (%d bytes)",
                         release_cache_settings.max_entry_bytes),
                  errdetail("The release was made and charged; a repeat will be released and charged again."),
                  errhint("Ask for fewer or smaller rows with a shorter statement, or ask an admin to raise "
-                         "pgdp.release_release_cache_settings.max_entry_bytes.")));
+                         "pgdp.release_cache_max_entry_bytes.")));
         end_own_notice();
     }
 }

@@ -475,8 +475,7 @@ void define_release_cache_settings() {
                             &release_cache_settings.max_age_seconds, 7 * 24 * 3600, 0, INT_MAX, PGC_SUSET,
                             GUC_UNIT_S, nullptr, nullptr, nullptr);
     DefineCustomIntVariable(
-        "pgdp.release_release_cache_settings.max_entry_bytes",
-        "Largest result the release cache stores for one statement.",
+        "pgdp.release_cache_max_entry_bytes", "Largest result the release cache stores for one statement.",
         "Bytes of its statement text, epochs and the binary forms of its cells; a larger release is returned "
         "and charged "
         "but not stored (a WARNING says so). Admins only.",
