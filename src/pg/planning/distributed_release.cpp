@@ -77,17 +77,6 @@ bool reads_citus_table(Node* node, void* context) {
     return expression_tree_walker(node, walker_cast(reads_citus_table), context);
 }
 
-// True if a level computes pgdp aggregates of its own (not of an outer level).
-bool computes_releases(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref)) {
-        const auto* aggref = castNode(Aggref, node);
-        if (aggref->agglevelsup == 0 && identify_aggregate(aggref->aggfnoid).is_pgdp) return true;
-    }
-    if (IsA(node, Query)) return false;  // sublinks: other levels
-    return expression_tree_walker(node, walker_cast(computes_releases), context);
-}
-
 // True if a level's tree refers to a level above it (depth counts the levels entered).
 bool refers_outside(Node* node, void* context) {
     if (node == nullptr) return false;
@@ -263,8 +252,7 @@ void check_level_shape(const Query* level) {
 
 // Person-level releases (protected relations) are not rewritten for Citus: refused before Citus
 // could distribute them.
-void refuse_protected(Query* level) {
-    const ProtectionCatalog protections = read_protection_catalog(nullptr);
+void refuse_protected(Query* level, const ProtectionCatalog& protections) {
     if (protections.count == 0) return;
     ListCell* cell;
     foreach (cell, relation_entries((Node*)level)) {
@@ -276,9 +264,9 @@ void refuse_protected(Query* level) {
     }
 }
 
-void rewrite_level(Query* level) {
+void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     check_level_shape(level);
-    refuse_protected(level);
+    refuse_protected(level, protections);
     LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL};
     Query* partials = rewrite.partials;
     partials->targetList = NIL;
@@ -358,33 +346,19 @@ void rewrite_level(Query* level) {
     level->havingQual = having;
 }
 
-// Rewrites the levels below first (a rewritten level reads no Citus table any more).
-void rewrite_levels(Query* query);
-
-bool rewrite_nested(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Query)) {
-        rewrite_levels(castNode(Query, node));
-        return false;
+// Rewrites the levels below first (the analysis' order: a rewritten level reads no Citus table
+// any more). True if a level was rewritten.
+bool rewrite_levels(const ReleaseQuery& analysis) {
+    bool rewritten = false;
+    ListCell* cell;
+    foreach (cell, analysis.levels) {
+        const auto* level = static_cast<const ReleaseLevel*>(lfirst(cell));
+        if (!level->query->hasAggs || !level->computes_releases) continue;
+        if (!reads_citus_table((Node*)level->query, nullptr)) continue;
+        rewrite_level(level->query, analysis.protections);
+        rewritten = true;
     }
-    return expression_tree_walker(node, walker_cast(rewrite_nested), context);
-}
-
-void rewrite_levels(Query* query) {
-    check_stack_depth();
-    query_tree_walker(query, walker_cast(rewrite_nested), nullptr, 0);
-    if (!query->hasAggs) return;
-    const bool releases =
-        computes_releases((Node*)query->targetList, nullptr) || computes_releases(query->havingQual, nullptr);
-    if (releases && reads_citus_table((Node*)query, nullptr)) rewrite_level(query);
-}
-
-bool any_release(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
-    if (IsA(node, Query))
-        return query_tree_walker(castNode(Query, node), walker_cast(any_release), context, 0);
-    return expression_tree_walker(node, walker_cast(any_release), context);
+    return rewritten;
 }
 
 // True if a query tree calls pgdp.distributed_partials (context: its OID) anywhere.
@@ -398,8 +372,8 @@ bool calls_partials(Node* node, void* context) {
 
 }  // namespace
 
-void rewrite_distributed_releases(Query* parse) {
-    if (!any_release((Node*)parse, nullptr)) return;
+void rewrite_distributed_releases(Query* parse, ReleaseQuery* analysis) {
+    if (analysis->empty()) return;
     // The analyst's own call of the partials function would be refused when it runs, after the
     // releases were charged: refused here, before anything is charged.
     const Oid argument = TEXTOID;
@@ -413,7 +387,8 @@ void rewrite_distributed_releases(Query* parse) {
     }
     if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE))) return;
     if (!reads_citus_table((Node*)parse, nullptr)) return;
-    rewrite_levels(parse);
+    // The person-level rewrite reads the levels as they are now (the rewritten ones over partials).
+    if (rewrite_levels(*analysis)) reanalyze_release_query(parse, analysis);
     // What remains runs as Citus decides, possibly on the workers: no release may be part of it.
     if (reads_citus_table((Node*)parse, nullptr)) {
         refuse("distributed tables outside the query level that computes the releases",

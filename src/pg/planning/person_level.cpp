@@ -45,116 +45,10 @@ extern "C" {
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_trees.hpp"
+#include "pg/planning/release_query.hpp"
 
 namespace pgdp::pg {
 namespace {
-
-// The protections read once for the rewrite of one query (rewrite_person_level_releases).
-const ProtectionCatalog* catalog = nullptr;
-
-// ---- what a query level reads ---------------------------------------------------------------
-
-// True if a query tree (all its levels) reads a protected relation; context, if not null: an Oid*
-// set to the protected relation (or root) found.
-bool reads_protected(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, RangeTblEntry)) {
-        const RangeTblEntry* entry = castNode(RangeTblEntry, node);
-        Protection protection;
-        if (entry->rtekind != RTE_RELATION || !find_protection(*catalog, entry->relid, &protection))
-            return false;
-        if (context != nullptr) *static_cast<Oid*>(context) = protection.root;
-        return true;
-    }
-    if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node), walker_cast(reads_protected), context,
-                                 QTW_EXAMINE_RTES_BEFORE);
-    }
-    return expression_tree_walker(node, walker_cast(reads_protected), context);
-}
-
-// True if the level reads a protected relation other than through its own range table entries of
-// kind RTE_RELATION: in a subquery, CTE, function or sublink.
-bool reads_protected_below(Query* level, Oid* found) {
-    ListCell* cell;
-    foreach (cell, level->rtable) {
-        RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
-        if (entry->rtekind == RTE_RELATION) {
-            // Row-level security policies of the level's own tables are subqueries of the level.
-            if (reads_protected((Node*)entry->securityQuals, found)) return true;
-            continue;
-        }
-        if (range_table_entry_walker(entry, walker_cast(reads_protected), found, QTW_EXAMINE_RTES_BEFORE))
-            return true;
-    }
-    foreach (cell, level->cteList) {
-        if (reads_protected(lfirst_node(CommonTableExpr, cell)->ctequery, found)) return true;
-    }
-    return reads_protected((Node*)level->jointree, found) ||
-           reads_protected((Node*)level->targetList, found) || reads_protected(level->havingQual, found);
-}
-
-// True if the query tree (all its levels) calls in FROM a SQL-language function: the planner may
-// inline it after this hook ran (inline_set_returning_function), so the relations it reads are not
-// visible here and the plan's marks would cover them too.
-bool calls_sql_function_in_from(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, RangeTblEntry)) {
-        const RangeTblEntry* entry = castNode(RangeTblEntry, node);
-        if (entry->rtekind != RTE_FUNCTION) return false;
-        ListCell* cell;
-        foreach (cell, entry->functions) {
-            const Node* call = lfirst_node(RangeTblFunction, cell)->funcexpr;
-            if (call == nullptr || !IsA(call, FuncExpr)) continue;
-            HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(castNode(FuncExpr, call)->funcid));
-            *static_cast<Oid*>(context) = castNode(FuncExpr, call)->funcid;
-            if (!HeapTupleIsValid(tuple)) return true;  // fail closed
-            const bool sql = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tuple))->prolang == SQLlanguageId;
-            ReleaseSysCache(tuple);
-            if (sql) return true;
-        }
-        return false;
-    }
-    if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node), walker_cast(calls_sql_function_in_from), context,
-                                 QTW_EXAMINE_RTES_BEFORE);
-    }
-    return expression_tree_walker(node, walker_cast(calls_sql_function_in_from), context);
-}
-
-// ---- the level's pgdp calls -----------------------------------------------------------------
-
-struct LevelCalls {
-    List* pgdp;  // Aggref* of this level (also written in a subquery) that are pgdp calls
-    bool other;  // an aggregate of this level that is not pgdp's
-    int depth;   // subquery depth of the walk below the level
-};
-
-// Walks a level's expressions and the subqueries in them: an aggregate in a subquery whose
-// agglevelsup reaches back to the level (SELECT (SELECT dp_sum(p.x, ...)) FROM p) is the level's.
-bool collect_calls(Node* node, void* context) {
-    if (node == nullptr) return false;
-    auto* calls = static_cast<LevelCalls*>(context);
-    if (IsA(node, Query)) {
-        ++calls->depth;
-        const bool stop = query_tree_walker(castNode(Query, node), walker_cast(collect_calls), context, 0);
-        --calls->depth;
-        return stop;
-    }
-    if (IsA(node, Aggref)) {
-        Aggref* aggref = castNode(Aggref, node);
-        if (static_cast<int>(aggref->agglevelsup) == calls->depth) {
-            if (identify_aggregate(aggref->aggfnoid).is_pgdp) {
-                calls->pgdp = lappend(calls->pgdp, aggref);
-            } else {
-                calls->other = true;
-            }
-        }
-        // The arguments hold no aggregate of this level; a subquery in them may.
-        return expression_tree_walker(node, walker_cast(collect_calls), context);
-    }
-    return expression_tree_walker(node, walker_cast(collect_calls), context);
-}
 
 // Vars of this level outside aggregates and outside the group keys (context: List* of the keys).
 bool has_bare_vars(Node* node, void* context) {
@@ -1286,14 +1180,12 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
 }
 
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
-bool process_level(Query* level, List** marks) {
+bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalog, List** marks) {
+    Query* level = analysed.query;
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
-    LevelCalls calls{NIL, false, 0};
-    collect_calls((Node*)level->targetList, &calls);
-    collect_calls(level->havingQual, &calls);
-    if (calls.pgdp == NIL) return false;
-    check_selection_placement(level, calls.pgdp);
-    if (catalog->count == 0) {
+    List* calls = analysed.calls;
+    check_selection_placement(level, calls);
+    if (catalog.count == 0) {
         level->havingQual = selection_first(level->havingQual);
         return false;
     }
@@ -1305,15 +1197,16 @@ bool process_level(Query* level, List** marks) {
         ++index;
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
         Protection found;
-        if (entry->rtekind == RTE_RELATION && find_protection(*catalog, entry->relid, &found)) {
+        if (entry->rtekind == RTE_RELATION && find_protection(catalog, entry->relid, &found)) {
             auto* protected_entry = static_cast<ProtectedEntry*>(palloc0(sizeof(ProtectedEntry)));
             protected_entry->index = index;
             protected_entry->protection = found;
             entries = lappend(entries, protected_entry);
         }
     }
-    Oid below_relation = InvalidOid;
-    const bool below = reads_protected_below(level, &below_relation);
+    // Lower levels rewritten before this one still read what they read: the analysis holds.
+    const Oid below_relation = protected_relation_below(analysed, catalog);
+    const bool below = OidIsValid(below_relation);
     if (entries == NIL && !below) {
         level->havingQual = selection_first(level->havingQual);
         return false;
@@ -1326,7 +1219,7 @@ bool process_level(Query* level, List** marks) {
                "The query reads a protected relation inside a subquery, view, CTE, function or row-security "
                "policy of the releasing query; person-level releases need it directly in FROM.");
     }
-    if (calls.other)
+    if (analysed.other_aggregates)
         refuse(name, "The query computes other aggregates beside pgdp's over the protected rows.");
     if (level->hasWindowFuncs || level->hasTargetSRFs || level->setOperations != nullptr ||
         level->rowMarks != NIL || level->cteList != NIL || level->hasRecursive) {
@@ -1337,7 +1230,7 @@ bool process_level(Query* level, List** marks) {
     if (checkExprHasSubLink((Node*)level->targetList) || checkExprHasSubLink(level->havingQual)) {
         refuse(name, "Subqueries in the select list or HAVING are not supported in a person-level release.");
     }
-    foreach (cell, calls.pgdp) {
+    foreach (cell, calls) {
         const Aggref* call = static_cast<const Aggref*>(lfirst(cell));
         if (call->aggfilter != nullptr || call->aggorder != NIL || call->aggdistinct != NIL) {
             refuse(name, "FILTER, DISTINCT and ORDER BY inside pgdp aggregates are not supported.");
@@ -1384,7 +1277,7 @@ bool process_level(Query* level, List** marks) {
         table->checkAsUser = relation_owner(table->relid);
         dp_only = list_append_unique_oid(dp_only, table->relid);
     }
-    if (dp_only != NIL) check_leakproof_level(level, shape, calls.pgdp, name);
+    if (dp_only != NIL) check_leakproof_level(level, shape, calls, name);
     foreach (cell, entries) {
         if (shape.form == GroupForm::PublicKeys &&
             shape.public_index == static_cast<ProtectedEntry*>(lfirst(cell))->index)
@@ -1396,7 +1289,7 @@ bool process_level(Query* level, List** marks) {
     if (has_bare_vars((Node*)level->targetList, shape.keys) || has_bare_vars(level->havingQual, shape.keys)) {
         refuse(name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
     }
-    rewrite_level(level, unit, m, calls.pgdp, shape, name);
+    rewrite_level(level, unit, m, calls, shape, name);
     foreach (cell, dp_only) *marks = lappend(*marks, dp_access_mark(lfirst_oid(cell)));
     // One mark per protected entry read (the executor start counts them).
     foreach (cell, entries) {
@@ -1408,29 +1301,20 @@ bool process_level(Query* level, List** marks) {
     return true;
 }
 
-bool rewrite_walker(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Query)) {
-        Query* query = castNode(Query, node);
-        // Lower levels first: a rewritten level's FROM moves into a new subquery.
-        query_tree_walker(query, walker_cast(rewrite_walker), context, 0);
-        process_level(query, static_cast<List**>(context));
-        return false;
-    }
-    return expression_tree_walker(node, walker_cast(rewrite_walker), context);
-}
-
 }  // namespace
 
-List* rewrite_person_level_releases(Query* parse) {
-    // With nothing protected the walk only checks where dp_groups is.
-    const ProtectionCatalog protections = read_protection_catalog(nullptr);
-    catalog = &protections;  // for the walk below only
+List* rewrite_person_level_releases(const ReleaseQuery& analysis) {
+    // Lower levels first (the analysis' order): a rewritten level's FROM moves into a new
+    // subquery. A level's calls inside a lower level's select list are copied by that level's
+    // rewrite; the analysis' calls stay equal to them, and a level refuses such calls (subqueries
+    // in its select list) before rewriting by identity.
     List* marks = NIL;
-    rewrite_walker((Node*)parse, &marks);
-    catalog = nullptr;
-    Oid function = InvalidOid;
-    if (marks != NIL && calls_sql_function_in_from((Node*)parse, &function)) {
+    ListCell* cell;
+    foreach (cell, analysis.levels) {
+        process_level(*static_cast<const ReleaseLevel*>(lfirst(cell)), analysis.protections, &marks);
+    }
+    const Oid function = marks != NIL ? sql_function_in_from(analysis) : InvalidOid;
+    if (OidIsValid(function)) {
         ereport(
             ERROR,
             (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -16,13 +16,14 @@ extern "C" {
 
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/plan_marks.hpp"
+#include "pg/planning/release_query.hpp"
 
 namespace pgdp::pg {
 
-// Rewrites every query level of `parse` (subqueries included) whose pgdp aggregates read a
-// protected relation; ereports (0A000) for such levels that have no person-level form yet.
-// Returns the marks of the protections rewritten for (NIL if none), for mark_person_level_plan
-// (plan_marks.hpp, which also reads them back: is_person_level_plan, has_person_level_marks).
-List* rewrite_person_level_releases(Query* parse);
+// Rewrites every level of the analysed statement whose pgdp aggregates read a protected relation;
+// ereports (0A000) for such levels that have no person-level form yet. Returns the marks of the
+// protections rewritten for (NIL if none), for mark_person_level_plan (plan_marks.hpp, which also
+// reads them back: is_person_level_plan, has_person_level_marks).
+List* rewrite_person_level_releases(const ReleaseQuery& analysis);
 
 }  // namespace pgdp::pg
