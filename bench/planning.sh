@@ -20,12 +20,8 @@ STATEMENTS="${PGDP_BENCH_STATEMENTS:-20000}"
 [[ "$ROUNDS" =~ ^[0-9]+$ ]] && [ "$ROUNDS" -ge 1 ] || die "PGDP_BENCH_ROUNDS must be a positive integer"
 [[ "$STATEMENTS" =~ ^[0-9]+$ ]] && [ "$STATEMENTS" -ge 100 ] || die "PGDP_BENCH_STATEMENTS must be >= 100"
 
-trap cleanup EXIT
 trap 'exit 130' INT TERM
-ensure_deps
-check_toolchain
-build_extension
-install_extension
+build_and_install
 setup_run_user
 
 # Both clusters in one private directory (scripts/common.sh's start_cluster runs one).

@@ -51,7 +51,7 @@ extern "C" {
 #include "pg/planning/person_level.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/catalog/protected_relations.hpp"
-#include "pg/planning/query_trees.hpp"
+#include "pg/planning/query_builder.hpp"
 #include "pg/execution/release_charge.hpp"
 #include "pg/trust/release_trust.hpp"
 #include "pg/trust/running_statements.hpp"

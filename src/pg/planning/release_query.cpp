@@ -10,7 +10,7 @@ extern "C" {
 }
 
 #include "pg/calls/aggregate_call.hpp"
-#include "pg/planning/query_trees.hpp"
+#include "pg/planning/query_builder.hpp"
 
 namespace pgdp::pg {
 namespace {

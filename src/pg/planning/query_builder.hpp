@@ -34,4 +34,19 @@ Aggref* builtin_aggregate(Oid function, Oid result, Expr* argument, Expr* filter
 // lacks it, naming `since` as the version that has it.
 Oid pgdp_extension_function(const char* name, int nargs, const Oid* types, const char* since);
 
+// ---- building a query tree (the rewrites' new levels) ----
+
+Query* new_select();
+// A subquery entry over `subquery`, its columns named after the subquery's target list.
+RangeTblEntry* subquery_entry(Query* subquery, const char* alias);
+RangeTblRef* reference_to(int index);
+// A Var of range table entry `varno` for output column `column` of `subquery`.
+Var* column_of(const Query* subquery, int varno, int column);
+// A GROUP BY (or window PARTITION BY) clause on the target entry with sort/group reference
+// `reference`, with the type's default operators (eqop InvalidOid if it has none).
+SortGroupClause* group_clause(Oid type, Index reference);
+Node* and_of(Node* left, Node* right);
+NullTest* is_not_null(Expr* expression);
+Expr* operator_clause(const char* name, Oid type, Expr* left, Expr* right);
+
 }  // namespace pgdp::pg
