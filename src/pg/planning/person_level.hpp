@@ -1,10 +1,11 @@
-// Person-level releases over protected relations (issue 10, first form: ungrouped releases). The
-// planner hook rewrites a query level whose pgdp aggregates read a protected relation into two
-// levels: the rows of each privacy unit are combined first (per unit: its sum, its mean, one row),
-// then the unchanged aggregates release over the units (docs/privacy.md "Person-level releases").
-// Levels it cannot rewrite are refused before planning; plans made from a rewritten query are
-// marked, and the ExecutorStart guard (protected_relations.hpp) lets only those read protected
-// relations for releases.
+// Person-level releases over protected relations (docs/privacy.md "Person-level releases"). The
+// planner hook rewrites a query level whose pgdp aggregates read a protected relation into three
+// levels: (1) the rows of each privacy unit are combined per group (its sum, its mean, one row),
+// (2) grouped releases keep at most m groups per unit, (3) the unchanged aggregates release over
+// the units, calibrated for m groups. The forms it accepts are person_level_shape.hpp's, the
+// expression rules of DP-only access leakproof.hpp's. Levels it cannot rewrite are refused before
+// planning; plans made from a rewritten query are marked (plan_marks.hpp), and the ExecutorStart
+// guard (protected_relations.hpp) lets only those read protected relations for releases.
 #pragma once
 
 #include "pg/base/postgres_headers.hpp"
