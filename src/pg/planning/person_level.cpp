@@ -1,53 +1,32 @@
 #include "pg/planning/person_level.hpp"
 
 extern "C" {
-#include "access/sysattr.h"
-#include "catalog/pg_aggregate.h"
-#include "catalog/pg_language.h"
-#include "catalog/pg_proc.h"
-#include "utils/regproc.h"
-#include "utils/syscache.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
-#include "nodes/pathnodes.h"
+#include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "parser/parse_oper.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
-#include "utils/lsyscache.h"
-#include "common/hashfn.h"
-#include "utils/memutils.h"
-#include "catalog/dependency.h"
-#include "catalog/pg_extension.h"
-#include "commands/extension.h"
-#include "optimizer/optimizer.h"
-#include "parser/parse_clause.h"
-#include "utils/fmgroids.h"
-#include "utils/fmgrprotos.h"
-#include "miscadmin.h"
 #include "utils/acl.h"
-#include "access/nbtree.h"
-#include "catalog/pg_am.h"
-#include "commands/defrem.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
 }
 
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
 
 #include "pg/calls/aggregate_call.hpp"
-#include "pg/base/cpp_boundary.hpp"
 #include "pg/catalog/dp_access.hpp"
-#include "pg/trust/release_trust.hpp"
-#include "pg/planning/row_safe_functions.hpp"
-#include "pg/base/strong_random.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/leakproof.hpp"
 #include "pg/planning/person_level_shape.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_builder.hpp"
 #include "pg/planning/release_query.hpp"
+#include "pg/trust/release_trust.hpp"
 
 namespace pgdp::pg {
 namespace {
