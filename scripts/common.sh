@@ -10,6 +10,7 @@
 #   stop_cluster            stop and remove it now (also done by the EXIT trap)
 #   throwaway_server [CONF] everything the demo and the benchmarks need from nothing: packages,
 #                           build, install, cleanup traps, start_cluster CONF
+#   build_and_install       packages, build and install only
 
 PGDP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PG_MAJOR=15
@@ -209,9 +210,14 @@ print_server_log() {
 throwaway_server() {
     trap cleanup EXIT
     trap 'exit 130' INT TERM
+    build_and_install
+    start_cluster "${1:-}"
+}
+
+# Packages, build and install, without a cluster (bench/planning.sh starts two).
+build_and_install() {
     ensure_deps
     check_toolchain
     build_extension
     install_extension
-    start_cluster "${1:-}"
 }

@@ -4,8 +4,9 @@
 // installed before pgdp (another module's) or PostgreSQL's standard function, never both.
 //
 //   post_parse_analyze  statistics: clear the query id in sessions that could be charged
-//   planner             trust: refuse other roles' code that reaches releases; planning: the
-//                       distributed and person-level rewrites; the plan; plan marks; the seal
+//   planner             trust: refuse other roles' code that reaches releases; planning: the one
+//                       analysis (no pgdp call: the plan and the seal only), the fingerprint,
+//                       the distributed and person-level rewrites; the plan; plan marks; the seal
 //   ExecutorStart       seal; statistics; the executor state; DP-only access, EXPLAIN refusals;
 //                       the cache's answer or the charge (each authorized by execution/authorize)
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
@@ -37,6 +38,7 @@ extern "C" {
 #include "pg/execution/release_sites.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
+#include "pg/planning/release_query.hpp"
 #include "pg/trust/release_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 
@@ -72,20 +74,33 @@ void remove_forced_gather(PlannedStmt* statement) {
     statement->planTree = top->lefttree;
 }
 
+PlannedStmt* plan_with_previous_planner(Query* parse, const char* query_string, int cursor_options,
+                                        ParamListInfo bound_params) {
+    return previous_planner != nullptr ? previous_planner(parse, query_string, cursor_options, bound_params)
+                                       : standard_planner(parse, query_string, cursor_options, bound_params);
+}
+
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
                         ParamListInfo bound_params) {
     check_query_authors(parse);
     restore_size_limits();
+    ReleaseQuery releases = analyze_release_query(parse);
+    if (releases.empty() && !releases.may_inline_releases()) {
+        // No pgdp call, none the planner could inline: planned as without pgdp. Plan dumps of a
+        // plain query over a table the session user may not read are sealed all the same.
+        PlannedStmt* statement =
+            plan_with_previous_planner(parse, query_string, cursor_options, bound_params);
+        seal_if_reading_hidden_rows(statement, true);
+        return statement;
+    }
     StatementFingerprint fingerprint;
-    const bool fingerprinted = fingerprint_statement(parse, &fingerprint);
-    rewrite_distributed_releases(parse);
-    List* person_level_marks = rewrite_person_level_releases(parse);
+    const bool fingerprinted = fingerprint_statement(parse, releases, &fingerprint);
+    rewrite_distributed_releases(parse, &releases);
+    List* person_level_marks = rewrite_person_level_releases(releases);
     // Planning a statement that reads protected rows: from here on no notice reaches the client
     // (statement_seal.hpp).
     if (person_level_marks != NIL) seal_until_ready_for_query();
-    PlannedStmt* statement = previous_planner != nullptr
-                                 ? previous_planner(parse, query_string, cursor_options, bound_params)
-                                 : standard_planner(parse, query_string, cursor_options, bound_params);
+    PlannedStmt* statement = plan_with_previous_planner(parse, query_string, cursor_options, bound_params);
     remove_forced_gather(statement);
     if (person_level_marks != NIL) mark_person_level_plan(statement, person_level_marks);
     if (person_level_marks != NIL || plan_makes_releases(statement)) {

@@ -50,7 +50,7 @@ extern "C" {
 #include "pg/planning/person_level.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/catalog/protected_relations.hpp"
-#include "pg/planning/query_trees.hpp"
+#include "pg/planning/query_builder.hpp"
 #include "pg/catalog/epochs.hpp"
 #include "pg/execution/authorize.hpp"
 #include "pg/execution/release_execution.hpp"
@@ -133,9 +133,8 @@ bool is_pgdp_function(Oid function) {
     return OidIsValid(extension) && getExtensionOfObject(ProcedureRelationId, function) == extension;
 }
 
-bool note_function(Oid function, void* context) {
-    auto* calls = static_cast<StatementCalls*>(context);
-    if (function >= FirstNormalObjectId && is_pgdp_function(function)) return false;
+void note_function(Oid function, StatementCalls* calls) {
+    if (function >= FirstNormalObjectId && is_pgdp_function(function)) return;
     if (function == F_CURRENT_SETTING_TEXT || function == F_CURRENT_SETTING_TEXT_BOOL)
         calls->volatile_call = true;
     const char volatility = func_volatile(function);
@@ -143,31 +142,6 @@ bool note_function(Oid function, void* context) {
     if (volatility != PROVOLATILE_IMMUTABLE || function >= FirstNormalObjectId) calls->not_shareable = true;
     if (function >= FirstNormalObjectId)
         calls->user_functions = list_append_unique_oid(calls->user_functions, function);
-    return false;
-}
-
-bool calls_of(Node* node, void* context) {
-    if (node == nullptr) return false;
-    auto* calls = static_cast<StatementCalls*>(context);
-    if (IsA(node, Query)) {
-        return query_tree_walker(castNode(Query, node), walker_cast(calls_of), context, 0);
-    }
-    if (IsA(node, SQLValueFunction)) {
-        switch (castNode(SQLValueFunction, node)->op) {
-            case SVFOP_CURRENT_ROLE:
-            case SVFOP_CURRENT_USER:
-            case SVFOP_USER:
-            case SVFOP_SESSION_USER:
-                calls->not_shareable = true;
-                break;
-            default:
-                break;
-        }
-    }
-    if (IsA(node, Aggref)) (void)note_function(castNode(Aggref, node)->aggfnoid, context);
-    if (IsA(node, WindowFunc)) (void)note_function(castNode(WindowFunc, node)->winfnoid, context);
-    (void)check_functions_in_node(node, note_function, context);
-    return expression_tree_walker(node, walker_cast(calls_of), context);
 }
 
 // ---- keys -----------------------------------------------------------------------------------
@@ -495,16 +469,17 @@ void define_release_cache_settings() {
         nullptr);
 }
 
-bool fingerprint_statement(Query* parse, StatementFingerprint* fingerprint) {
-    if (parse->commandType != CMD_SELECT || !contains_release((Node*)parse)) return false;
+bool fingerprint_statement(Query* parse, const ReleaseQuery& analysis, StatementFingerprint* fingerprint) {
+    if (parse->commandType != CMD_SELECT || analysis.empty()) return false;
     StatementCalls calls{};
-    calls_of((Node*)parse, &calls);
+    calls.not_shareable = analysis.asks_who_runs;
+    ListCell* cell;
+    foreach (cell, analysis.functions) note_function(lfirst_oid(cell), &calls);
     if (calls.volatile_call) return false;
     char* text = normalized_tree(parse);
     pg_cryptohash_ctx* hash = begin_sha256();
     add_bytes(hash, text, std::strlen(text));
     // A function redefined since (CREATE OR REPLACE keeps its OID) is another statement.
-    ListCell* cell;
     foreach (cell, calls.user_functions) {
         const Oid function = lfirst_oid(cell);
         HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));

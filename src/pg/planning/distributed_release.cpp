@@ -32,12 +32,12 @@ extern "C" {
 #include "pg/calls/parameters.hpp"
 #include "pg/catalog/protected_relations.hpp"
 #include "pg/planning/plan_marks.hpp"
-#include "pg/planning/query_trees.hpp"
+#include "pg/planning/query_builder.hpp"
 
 namespace pgdp::pg {
 namespace {
 
-[[noreturn]] void refuse(const char* what, const char* hint) {
+[[noreturn]] void refuse_distributed_release(const char* what, const char* hint) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("pgdp releases over distributed tables cannot use %s", what),
                     errdetail("The level computing the releases is split into exact totals that Citus "
@@ -75,17 +75,6 @@ bool reads_citus_table(Node* node, void* context) {
                                  QTW_EXAMINE_RTES_BEFORE);
     }
     return expression_tree_walker(node, walker_cast(reads_citus_table), context);
-}
-
-// True if a level computes pgdp aggregates of its own (not of an outer level).
-bool computes_releases(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref)) {
-        const auto* aggref = castNode(Aggref, node);
-        if (aggref->agglevelsup == 0 && identify_aggregate(aggref->aggfnoid).is_pgdp) return true;
-    }
-    if (IsA(node, Query)) return false;  // sublinks: other levels
-    return expression_tree_walker(node, walker_cast(computes_releases), context);
 }
 
 // True if a level's tree refers to a level above it (depth counts the levels entered).
@@ -149,10 +138,11 @@ Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) 
 Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
     if (call->aggdistinct != NIL || call->aggorder != NIL) {
-        refuse("DISTINCT or ORDER BY inside a pgdp aggregate",
-               "Remove it; pgdp aggregates read every row once.");
+        refuse_distributed_release("DISTINCT or ORDER BY inside a pgdp aggregate",
+                                   "Remove it; pgdp aggregates read every row once.");
     }
-    if (reads_partial_totals(call)) refuse("a call rewritten twice", "Report this query.");
+    if (reads_partial_totals(call))
+        refuse_distributed_release("a call rewritten twice", "Report this query.");
     refuse_parameters_over_rows(call);
     Expr* filter = call->aggfilter;
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
@@ -165,7 +155,7 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
         Expr* value = value_entry->expr;
         const Oid value_type = exprType((Node*)value);
         if (!is_value_type(value_type))
-            refuse("a value of this type", "Pass an integer, real or numeric value.");
+            refuse_distributed_release("a value of this type", "Pass an integer, real or numeric value.");
         Expr* lower = lsecond_node(TargetEntry, call->args)->expr;
         Expr* upper = lthird_node(TargetEntry, call->args)->expr;
         const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
@@ -231,54 +221,62 @@ Node* over_partials(Node* node, void* context) {
             rewrite.calls = lappend(lappend(rewrite.calls, (void*)aggref), rewritten);
             return (Node*)copyObjectImpl(rewritten);
         }
-        refuse("other aggregates beside pgdp's", "Compute exact aggregates in a separate query.");
+        refuse_distributed_release("other aggregates beside pgdp's",
+                                   "Compute exact aggregates in a separate query.");
     }
     if (IsA(node, Var)) {
-        refuse("columns that are not grouping expressions",
-               "Add the column to GROUP BY (pgdp does not use functional dependencies here).");
+        refuse_distributed_release(
+            "columns that are not grouping expressions",
+            "Add the column to GROUP BY (pgdp does not use functional dependencies here).");
     }
     if (IsA(node, SubLink) || IsA(node, GroupingFunc) || IsA(node, WindowFunc)) {
-        refuse("subqueries, GROUPING or window functions beside the releases",
-               "Compute the releases in a subquery and use them in the outer query.");
+        refuse_distributed_release("subqueries, GROUPING or window functions beside the releases",
+                                   "Compute the releases in a subquery and use them in the outer query.");
     }
     return expression_tree_mutator(node, mutator_cast(over_partials), context);
 }
 
 void check_level_shape(const Query* level) {
     if (level->commandType != CMD_SELECT || level->utilityStmt != nullptr) {
-        refuse("data-modifying statements", "Store releases with INSERT ... SELECT from a plain query.");
+        refuse_distributed_release("data-modifying statements",
+                                   "Store releases with INSERT ... SELECT from a plain query.");
     }
-    if (level->groupingSets != NIL) refuse("GROUPING SETS, ROLLUP or CUBE", "Run one query per grouping.");
-    if (level->hasWindowFuncs) refuse("window functions", "Apply window functions in an outer query.");
-    if (level->hasTargetSRFs) refuse("set-returning functions in the select list", "Move them to FROM.");
-    if (level->rowMarks != NIL) refuse("FOR UPDATE or FOR SHARE", "Remove the locking clause.");
+    if (level->groupingSets != NIL)
+        refuse_distributed_release("GROUPING SETS, ROLLUP or CUBE", "Run one query per grouping.");
+    if (level->hasWindowFuncs)
+        refuse_distributed_release("window functions", "Apply window functions in an outer query.");
+    if (level->hasTargetSRFs)
+        refuse_distributed_release("set-returning functions in the select list", "Move them to FROM.");
+    if (level->rowMarks != NIL)
+        refuse_distributed_release("FOR UPDATE or FOR SHARE", "Remove the locking clause.");
     if (level->setOperations != nullptr)
-        refuse("UNION, INTERSECT or EXCEPT", "Release each branch separately.");
+        refuse_distributed_release("UNION, INTERSECT or EXCEPT", "Release each branch separately.");
     int depth = 0;
     if (query_tree_walker(const_cast<Query*>(level), walker_cast(refers_outside), &depth,
                           QTW_EXAMINE_RTES_BEFORE)) {
-        refuse("references to an outer query", "Compute the releases in an uncorrelated query.");
+        refuse_distributed_release("references to an outer query",
+                                   "Compute the releases in an uncorrelated query.");
     }
 }
 
 // Person-level releases (protected relations) are not rewritten for Citus: refused before Citus
 // could distribute them.
-void refuse_protected(Query* level) {
-    const ProtectionCatalog protections = read_protection_catalog(nullptr);
+void refuse_protected(Query* level, const ProtectionCatalog& protections) {
     if (protections.count == 0) return;
     ListCell* cell;
     foreach (cell, relation_entries((Node*)level)) {
         Protection protection;
         if (find_protection(protections, lfirst_node(RangeTblEntry, cell)->relid, &protection)) {
-            refuse("protected relations (person-level releases)",
-                   "Person-level releases run on a single node for now; see the README's Citus limits.");
+            refuse_distributed_release(
+                "protected relations (person-level releases)",
+                "Person-level releases run on a single node for now; see the README's Citus limits.");
         }
     }
 }
 
-void rewrite_level(Query* level) {
+void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     check_level_shape(level);
-    refuse_protected(level);
+    refuse_protected(level, protections);
     LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL};
     Query* partials = rewrite.partials;
     partials->targetList = NIL;
@@ -312,7 +310,8 @@ void rewrite_level(Query* level) {
     }
     Node* having = over_partials(level->havingQual, &rewrite);
     if (contains_release((Node*)partials)) {
-        refuse("pgdp releases nested in the rows of another release", "Release each level in its own query.");
+        refuse_distributed_release("pgdp releases nested in the rows of another release",
+                                   "Release each level in its own query.");
     }
     // The function scan of the partials: the query travels as its node string, which only this
     // rewrite writes (mark_partials_call) and only a charged execution runs.
@@ -358,33 +357,19 @@ void rewrite_level(Query* level) {
     level->havingQual = having;
 }
 
-// Rewrites the levels below first (a rewritten level reads no Citus table any more).
-void rewrite_levels(Query* query);
-
-bool rewrite_nested(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Query)) {
-        rewrite_levels(castNode(Query, node));
-        return false;
+// Rewrites the levels below first (the analysis' order: a rewritten level reads no Citus table
+// any more). True if a level was rewritten.
+bool rewrite_levels(const ReleaseQuery& analysis) {
+    bool rewritten = false;
+    ListCell* cell;
+    foreach (cell, analysis.levels) {
+        const auto* level = static_cast<const ReleaseLevel*>(lfirst(cell));
+        if (!level->query->hasAggs || !level->computes_releases) continue;
+        if (!reads_citus_table((Node*)level->query, nullptr)) continue;
+        rewrite_level(level->query, analysis.protections);
+        rewritten = true;
     }
-    return expression_tree_walker(node, walker_cast(rewrite_nested), context);
-}
-
-void rewrite_levels(Query* query) {
-    check_stack_depth();
-    query_tree_walker(query, walker_cast(rewrite_nested), nullptr, 0);
-    if (!query->hasAggs) return;
-    const bool releases =
-        computes_releases((Node*)query->targetList, nullptr) || computes_releases(query->havingQual, nullptr);
-    if (releases && reads_citus_table((Node*)query, nullptr)) rewrite_level(query);
-}
-
-bool any_release(Node* node, void* context) {
-    if (node == nullptr) return false;
-    if (IsA(node, Aggref) && identify_aggregate(castNode(Aggref, node)->aggfnoid).is_pgdp) return true;
-    if (IsA(node, Query))
-        return query_tree_walker(castNode(Query, node), walker_cast(any_release), context, 0);
-    return expression_tree_walker(node, walker_cast(any_release), context);
+    return rewritten;
 }
 
 // True if a query tree calls pgdp.distributed_partials (context: its OID) anywhere.
@@ -398,8 +383,8 @@ bool calls_partials(Node* node, void* context) {
 
 }  // namespace
 
-void rewrite_distributed_releases(Query* parse) {
-    if (!any_release((Node*)parse, nullptr)) return;
+void rewrite_distributed_releases(Query* parse, ReleaseQuery* analysis) {
+    if (analysis->empty()) return;
     // The analyst's own call of the partials function would be refused when it runs, after the
     // releases were charged: refused here, before anything is charged.
     const Oid argument = TEXTOID;
@@ -413,12 +398,14 @@ void rewrite_distributed_releases(Query* parse) {
     }
     if (!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE))) return;
     if (!reads_citus_table((Node*)parse, nullptr)) return;
-    rewrite_levels(parse);
+    // The person-level rewrite reads the levels as they are now (the rewritten ones over partials).
+    if (rewrite_levels(*analysis)) reanalyze_release_query(parse, analysis);
     // What remains runs as Citus decides, possibly on the workers: no release may be part of it.
     if (reads_citus_table((Node*)parse, nullptr)) {
-        refuse("distributed tables outside the query level that computes the releases",
-               "Compute the releases in their own statement (or a CTE over only distributed tables), "
-               "and join their result afterwards.");
+        refuse_distributed_release(
+            "distributed tables outside the query level that computes the releases",
+            "Compute the releases in their own statement (or a CTE over only distributed tables), "
+            "and join their result afterwards.");
     }
 }
 
@@ -459,9 +446,10 @@ void refuse_citus_reads_as_another_role(const List* entries) {
             continue;
         }
         if (pg_class_aclcheck(entry->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK) {
-            refuse("another role's view over a distributed table",
-                   "Citus reads the shards as the current user: grant SELECT on the distributed table, "
-                   "or run the release as its reader.");
+            refuse_distributed_release(
+                "another role's view over a distributed table",
+                "Citus reads the shards as the current user: grant SELECT on the distributed table, "
+                "or run the release as its reader.");
         }
     }
 }

@@ -20,12 +20,14 @@ extern "C" {
 #include "nodes/primnodes.h"
 }
 
+#include "pg/planning/release_query.hpp"
+
 namespace pgdp::pg {
 
 // The planner hook's step: rewrites in place each level with pgdp aggregates over Citus tables;
 // ereports (0A000) for what it cannot rewrite, and if the statement still reads a distributed
-// table beside its releases.
-void rewrite_distributed_releases(Query* parse);
+// table beside its releases. The analysis is walked again when a level was rewritten.
+void rewrite_distributed_releases(Query* parse, ReleaseQuery* analysis);
 
 // True for the pgdp.distributed_partials(...) call a rewrite wrote (the function of the pgdp
 // extension, at the location only the rewrite sets).

@@ -26,7 +26,7 @@ extern "C" {
 #include "utils/syscache.h"
 }
 
-#include "pg/planning/query_trees.hpp"
+#include "pg/planning/query_builder.hpp"
 
 namespace pgdp::pg {
 namespace {
