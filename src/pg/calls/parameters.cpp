@@ -1,5 +1,7 @@
 #include "pg/calls/parameters.hpp"
 
+#include "pg/base/node_kinds.hpp"
+
 extern "C" {
 #include "access/transam.h"
 #include "catalog/pg_type.h"
@@ -53,32 +55,21 @@ bool builtin_function_checker(Oid function, void*) { return !is_builtin(function
 
 bool not_deterministic(Node* node, void* context) {
     if (node == nullptr) return false;
-    switch (nodeTag(node)) {
-        case T_Const:
-        case T_List:
-            break;
-        case T_Param:
-            if (castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
-            break;
-        case T_FuncExpr:
-        case T_OpExpr:
-        case T_DistinctExpr:
-        case T_NullIfExpr:
-        case T_ScalarArrayOpExpr:
-        case T_CoerceViaIO:
-        case T_RelabelType:
-        case T_BoolExpr:
-        case T_NullTest:
-        case T_BooleanTest:
-        case T_CaseExpr:
-        case T_CaseWhen:
-        case T_CaseTestExpr:
-        case T_CoalesceExpr:
-        case T_MinMaxExpr:
-        case T_ArrayExpr:
-            break;
-        default:
-            return true;  // Var, Aggref, SubLink, SubPlan, WindowFunc, CoerceToDomain, RowExpr, ...
+    // Functions are checked below; every other node is refused unless it is a constant, a bind
+    // parameter, GREATEST/LEAST or an array constructor.
+    if (expression_kind(node) == ExpressionKind::Other) {
+        switch (nodeTag(node)) {
+            case T_Const:
+            case T_List:
+            case T_MinMaxExpr:
+            case T_ArrayExpr:
+                break;
+            case T_Param:
+                if (castNode(Param, node)->paramkind != PARAM_EXTERN) return true;
+                break;
+            default:
+                return true;  // Var, Aggref, SubLink, SubPlan, WindowFunc, CoerceToDomain, RowExpr, ...
+        }
     }
     // Built-in types only: input/output and comparison functions of user types are user code.
     if (!IsA(node, List) && !is_builtin(exprType(node))) return true;

@@ -1,7 +1,7 @@
 // The privacy parameters of one pgdp aggregate call (bounds, epsilon, delta, mechanism, alpha,
 // min_units), read from the Aggref's argument expressions at the positions its row of kAggregates
 // gives, once per execution before any row is read. Shared by the aggregates' support functions
-// and by the ExecutorStart hook that charges the releases before the query runs (release_charge.cpp).
+// and by the ExecutorStart hook that charges the releases before the query runs (execution/charge.cpp).
 #pragma once
 
 #include "pg/base/postgres_headers.hpp"

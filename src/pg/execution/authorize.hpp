@@ -1,4 +1,4 @@
-// Who may be given a release, and where (docs/architecture.md "Call sites and authorization"):
+// Who may be given a release, and where (docs/architecture.md "Life of a query"):
 // one ordered list of refusals, each row marked for the purposes it serves. Every execution start
 // runs the rows of DP-only access and EXPLAIN; an answer from the release cache is given only where
 // the release itself could be made (the rows answers and releases share); a release runs the rows

@@ -17,6 +17,7 @@ extern "C" {
 #include "pg/execution/partials.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/ledger/ledger_channel.hpp"
+#include "pg/planning/plan_marks.hpp"
 #include "pg/trust/running_statements.hpp"
 
 namespace pgdp::pg {
@@ -190,9 +191,16 @@ void refuse_protected_reads_feeding_releases(QueryDesc* query) {
 
 // Every pgdp call of the plan gets its parameters, evaluated here once; in a backend the final
 // calls are charged before any row is read. A parallel worker computes partial aggregates only: it
-// evaluates their parameters (deterministic: aggregate_call.cpp) and refuses any final call,
+// evaluates their parameters (deterministic: calls/parameters.cpp) and refuses any final call,
 // including those of queries nested in functions it runs.
 void charge_releases(QueryDesc* query) {
+    // A plan the planner hook did not mark as making releases has no pgdp call to find (one it
+    // somehow had would find no charge and be refused): no plan walk. Parallel workers receive
+    // their plans without marks (ExecSerializePlan drops invalItems) and always walk.
+    if (!IsParallelWorker() && !is_release_plan(query->plannedstmt)) {
+        refuse_protected_reads_feeding_releases(query);
+        return;
+    }
     // The sites live as long as the execution's record (es_query_cxt).
     MemoryContext old = MemoryContextSwitchTo(query->estate->es_query_cxt);
     const SiteList list = find_sites(query->plannedstmt);

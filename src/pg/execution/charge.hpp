@@ -1,4 +1,4 @@
-// Charging before release (docs/architecture.md "Call sites and authorization"): at ExecutorStart
+// Charging before release (docs/architecture.md "Life of a query"): at ExecutorStart
 // the pgdp aggregate calls of the plan get their privacy parameters, evaluated here once, and in
 // a backend (not a parallel worker) the ledger worker commits the charge of every final call
 // before the executor runs. The release plan of each charged call is built once, here, and kept in

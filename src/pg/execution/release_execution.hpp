@@ -1,4 +1,4 @@
-// One record per execution with releases (docs/architecture.md "Call sites and authorization"):
+// One record per execution with releases (docs/architecture.md "Life of a query"):
 // what its ExecutorStart decided, for everything later in the execution to find by its EState. It
 // lives in the execution's es_query_cxt and leaves the list of running executions when that
 // context goes away (normal end, error or abort). The charge (charge.hpp) fills in its calls with

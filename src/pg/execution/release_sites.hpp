@@ -1,4 +1,4 @@
-// The pgdp aggregate calls of a plan (docs/architecture.md "Call sites and authorization"): each
+// The pgdp aggregate calls of a plan (docs/architecture.md "Life of a query"): each
 // Agg node's calls, whether the executor may compute one more than once (a second release of one
 // charge), whether parallel workers compute it, and which calls are the children of one
 // partitionwise aggregation (one release over disjoint groups, charged once).

@@ -9,7 +9,7 @@
 //   to add those totals (plan_marks.hpp reads_partial_totals), charged and noised once, on the
 //   node the analyst is connected to.
 // The partials query runs only inside a plan pgdp built, for an execution whose releases are
-// charged (release_charge.cpp plans it and checks its permissions before the charge), so its exact
+// charged (execution/partials.cpp plans it and checks its permissions before the charge), so its exact
 // totals never reach a user.
 #pragma once
 

@@ -6,6 +6,7 @@ extern "C" {
 #include "utils/regproc.h"
 }
 
+#include "pg/base/node_kinds.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/query_builder.hpp"
 #include "pg/planning/row_safe_functions.hpp"
@@ -71,38 +72,10 @@ Oid call_function(Node* node) {
 bool leaky_node(Node* node, void* context) {
     if (node == nullptr) return false;
     auto* found = static_cast<LeakyFound*>(context);
-    switch (nodeTag(node)) {
-        case T_Var:
-        case T_Const:
-        case T_Param:
-        case T_List:
-        case T_BoolExpr:
-        case T_NullTest:
-        case T_BooleanTest:
-        case T_CaseExpr:
-        case T_CaseWhen:
-        case T_CaseTestExpr:
-        case T_CoalesceExpr:
-        case T_RelabelType:
-        case T_CollateExpr:  // a label the planner removes; nothing runs
-        case T_RowExpr:
-        case T_TargetEntry:
+    switch (expression_kind(node)) {
+        case ExpressionKind::CombinesValues:
             break;
-        case T_ArrayExpr:
-            // ARRAY[ARRAY[1], CASE WHEN customer = 777 THEN ARRAY[1, 2] ELSE ARRAY[1] END] failed
-            // ("matching dimensions") exactly when one person's row was present (review4 red team):
-            // a multidimensional array fails on sub-arrays of unequal dimensions.
-            if (castNode(ArrayExpr, node)->multidims) {
-                found->function = InvalidOid;
-                return true;
-            }
-            break;
-        case T_FuncExpr:
-        case T_OpExpr:
-        case T_DistinctExpr:
-        case T_NullIfExpr:
-        case T_ScalarArrayOpExpr:
-        case T_CoerceViaIO:
+        case ExpressionKind::CallsFunctions:
             // Every function the node calls (an operator's function, the I/O functions of a cast)
             // must be on the allow-list.
             if (check_functions_in_node(node, leaky_function, context)) return true;
@@ -115,11 +88,33 @@ bool leaky_node(Node* node, void* context) {
                 return true;
             }
             break;
-        default:
-            // A subquery, an aggregate, a window function, a domain check, GREATEST/LEAST, a row
-            // comparison, array subscripting, an array cast, ...
-            found->function = InvalidOid;
-            return true;
+        case ExpressionKind::Other:
+            switch (nodeTag(node)) {
+                case T_Var:
+                case T_Const:
+                case T_Param:
+                case T_List:
+                case T_CollateExpr:  // a label the planner removes; nothing runs
+                case T_RowExpr:
+                case T_TargetEntry:
+                    break;
+                case T_ArrayExpr:
+                    // ARRAY[ARRAY[1], CASE WHEN customer = 777 THEN ARRAY[1, 2] ELSE ARRAY[1] END]
+                    // failed ("matching dimensions") exactly when one person's row was present
+                    // (review4 red team): a multidimensional array fails on sub-arrays of unequal
+                    // dimensions.
+                    if (castNode(ArrayExpr, node)->multidims) {
+                        found->function = InvalidOid;
+                        return true;
+                    }
+                    break;
+                default:
+                    // A subquery, an aggregate, a window function, a domain check, GREATEST/LEAST,
+                    // a row comparison, array subscripting, an array cast, ...
+                    found->function = InvalidOid;
+                    return true;
+            }
+            break;
     }
     return expression_tree_walker(node, walker_cast(leaky_node), context);
 }

@@ -85,7 +85,7 @@ bool read_fingerprint(const PlannedStmt* statement, StatementFingerprint* finger
 bool shareable_plan(const PlannedStmt* statement);
 
 // The mark of a statement that makes releases (set by the plan hook): its executor phases
-// check whether it reads hidden rows (release_charge.hpp seal_if_reading_hidden_rows).
+// check whether it reads hidden rows (execution/authorize.hpp seal_if_reading_hidden_rows).
 void mark_release_plan(PlannedStmt* statement);
 bool is_release_plan(const PlannedStmt* statement);
 
