@@ -1,5 +1,6 @@
 #include "pg/trust/release_trust.hpp"
 #include "pg/base/pg_compat.hpp"
+#include "pg/trust/chargeable_session.hpp"
 
 extern "C" {
 #include "nodes/execnodes.h"
@@ -198,10 +199,11 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
         // COPY FROM evaluates the target's column defaults like an INSERT.
         const Oid table =
             RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && !is_trusted_author(owner_of_relation(table))) check_column_defaults(table);
+        if (OidIsValid(table) && session_chargeable() && !is_trusted_author(owner_of_relation(table)))
+            check_column_defaults(table);
     }
     UtilityTrust entered{false, false};
-    entered.untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
+    entered.untrusted_call = OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
     if (entered.untrusted_call) push_frame(procedure, true);
     entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
                      ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
@@ -219,6 +221,8 @@ void leave_utility_trust(const UtilityTrust& entered) {
 // (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
 bool function_needs_frame(Oid function) {
     if (function < FirstNormalObjectId || is_procedure(function)) return false;
+    // Nothing to protect in a session that cannot be charged: called, and inlined, as without pgdp.
+    if (!session_chargeable()) return false;
     return function_is_untrusted(function);
 }
 
@@ -659,6 +663,9 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
     require_no_foreign_code("a pgdp release", charged_depth, statement);
 }
 
-void check_query_authors(Query* query) { check_query_as(query, Author{true, "", "", InvalidOid}); }
+void check_query_authors(Query* query) {
+    if (!session_chargeable()) return;  // no budget to spend, no hidden rows to read
+    check_query_as(query, Author{true, "", "", InvalidOid});
+}
 
 }  // namespace pgdp::pg
