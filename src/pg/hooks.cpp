@@ -113,7 +113,8 @@ void start_execution(QueryDesc* query, int eflags) {
     } else {
         standard_ExecutorStart(query, eflags);
     }
-    if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) == 0 && is_release_plan(query->plannedstmt)) require_rules_since_planning();
+    if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) == 0 && is_release_plan(query->plannedstmt))
+        require_rules_since_planning();
     start_releases(query, eflags);
 }
 

@@ -9,6 +9,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/plancache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 }
 
@@ -36,12 +37,34 @@ bool turned_by_last_refresh = false;
 // InvalidOid: every relation (a reset of the caches). pgdp's tables: a trigger of 0.10 sends this
 // invalidation when a role's budget or grant is added or removed.
 void forget_on_relation_change(Datum, Oid relation) {
-    if (!OidIsValid(relation) || (OidIsValid(budgets_table) && (relation == budgets_table || relation == grants_table)))
+    if (!OidIsValid(relation) ||
+        (OidIsValid(budgets_table) && (relation == budgets_table || relation == grants_table)))
         decision.valid = false;
 }
 
 // CREATE or DROP EXTENSION pgdp creates or drops the schema.
 void forget_on_schema_change(Datum, int, uint32) { decision.valid = false; }
+
+// Whether `table` has a row whose column `column` is `role`. Read with a fresh catalog snapshot,
+// never the transaction's: asking must not start the transaction's snapshot (SET TRANSACTION
+// ISOLATION LEVEL after BEGIN would fail).
+bool names_role(const char* table, int column, Oid role) {
+    InvalidateCatalogSnapshot();
+    const Snapshot snapshot = RegisterSnapshot(GetCatalogSnapshot(InvalidOid));
+    CatalogScan scan;
+    bool found = false;
+    if (begin_catalog_lookup(table, nullptr, 0, nullptr, nullptr, snapshot, &scan)) {
+        HeapTuple row;
+        while (!found && HeapTupleIsValid(row = next_catalog_row(&scan))) {
+            bool is_null = true;
+            const Datum value = catalog_column(scan, row, column, &is_null);
+            found = !is_null && DatumGetObjectId(value) == role;
+        }
+        end_catalog_scan(&scan);
+    }
+    UnregisterSnapshot(snapshot);
+    return found;
+}
 
 bool decide_from_catalog() {
     const Oid schema = get_namespace_oid("pgdp", true);
@@ -53,8 +76,7 @@ bool decide_from_catalog() {
     grants_table = get_relname_relid("access_grants", schema);
     const Oid user = GetSessionUserId();
     // Columns: pgdp.budgets 1 role; pgdp.access_grants 1 relation, 2 role.
-    return catalog_has_oid("budgets", 1, user, InvalidOid, nullptr) ||
-           catalog_has_oid("access_grants", 2, user, InvalidOid, nullptr);
+    return names_role("budgets", 1, user) || names_role("access_grants", 2, user);
 }
 
 }  // namespace
@@ -92,14 +114,15 @@ bool session_chargeable() {
 void require_rules_since_planning() {
     if (!turned_by_last_refresh && session_chargeable()) return;
     if (!turned_by_last_refresh && !decide_from_catalog()) return;  // no budget: the ledger refuses
-    ereport(ERROR,
-            (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-             errmsg("pgdp cannot release in this statement: role \"%s\" got a privacy budget or DP-only access "
-                    "after it was planned",
-                    GetUserNameFromId(GetSessionUserId(), false)),
-             errdetail("Statements planned while the role could not be charged skip pgdp's release-authority "
-                       "checks. Nothing was released or charged."),
-             errhint("Run the statement again; it is planned again under the checks.")));
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+         errmsg("pgdp cannot release in this statement: role \"%s\" got a privacy budget or DP-only access "
+                "after it was planned",
+                GetUserNameFromId(GetSessionUserId(), false)),
+         errdetail("Statements planned while the role could not be charged skip pgdp's release-authority "
+                   "checks. Nothing was released or charged."),
+         errhint("Run the statement again; it is planned again under the checks.")));
 }
 
 }  // namespace pgdp::pg
@@ -115,7 +138,8 @@ Datum pgdp_invalidate_chargeable_sessions(PG_FUNCTION_ARGS) {
         ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
                         errmsg("pgdp.invalidate_chargeable_sessions() must be called as a trigger")));
     }
-    CacheInvalidateRelcacheByRelid(RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
+    CacheInvalidateRelcacheByRelid(
+        RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
     return PointerGetDatum(nullptr);
 }
 

@@ -203,7 +203,8 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
             check_column_defaults(table);
     }
     UtilityTrust entered{false, false};
-    entered.untrusted_call = OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
+    entered.untrusted_call =
+        OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
     if (entered.untrusted_call) push_frame(procedure, true);
     entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
                      ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
@@ -228,7 +229,9 @@ bool function_needs_frame(Oid function) {
 
 void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo) {
     if (event == FHET_START) {
-        const bool untrusted = function_is_untrusted(flinfo->fn_oid);  // may ereport: before the push
+        // A SECURITY DEFINER function has the hook in every session; it is a frame of untrusted code
+        // only where there is a budget to protect. May ereport: before the push.
+        const bool untrusted = session_chargeable() && function_is_untrusted(flinfo->fn_oid);
         push_frame(flinfo->fn_oid, untrusted);
     } else {
         pop_frame();
