@@ -114,6 +114,7 @@ bool session_chargeable() {
 void require_rules_since_planning() {
     if (!turned_by_last_refresh && session_chargeable()) return;
     if (!turned_by_last_refresh && !decide_from_catalog()) return;  // no budget: the ledger refuses
+    decision.valid = false;  // the next statement decides afresh (and is planned under the rules)
     ereport(
         ERROR,
         (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
