@@ -29,6 +29,7 @@ extern "C" {
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/catcache.h"
+#include "utils/inval.h"
 #include "utils/syscache.h"
 }
 
@@ -70,8 +71,7 @@ bool is_admin_or_superuser(Oid role) { return superuser_arg(role) || is_admin(ro
 // Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
 // function can be attached by another role to a table the session writes to, so it counts as
 // the session user's own code only when an admin owns it.
-bool function_is_untrusted(Oid function) {
-    if (function < FirstNormalObjectId) return false;
+bool decide_function_is_untrusted(Oid function) {
     HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
     if (!HeapTupleIsValid(tuple)) return false;
     const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
@@ -81,6 +81,44 @@ bool function_is_untrusted(Oid function) {
     ReleaseSysCache(tuple);
     if (language == ClanguageId || language == INTERNALlanguageId) return false;
     return trigger ? !is_admin_or_superuser(owner) : !is_trusted_author(owner);
+}
+
+// The verdicts of function_is_untrusted, kept per backend: a frame is asked for at every call of
+// a function the session does not trust (1M calls of a PL/pgSQL function: 1M lookups of its owner
+// and of the owner's admin status otherwise). Dropped whenever a function, a role or a role
+// membership changes (owners, privileges on pgdp.set_budget, superuser), and for another session
+// user.
+struct Verdict {
+    Oid function;
+    bool untrusted;
+};
+constexpr int kVerdictSlots = 256;  // direct-mapped by OID
+Verdict verdicts[kVerdictSlots];
+Oid verdicts_user = InvalidOid;
+bool verdict_callbacks_registered = false;
+
+void forget_verdicts(Datum, int, uint32) {
+    for (Verdict& verdict : verdicts) verdict.function = InvalidOid;
+}
+
+bool function_is_untrusted(Oid function) {
+    if (function < FirstNormalObjectId) return false;
+    if (!verdict_callbacks_registered) {
+        CacheRegisterSyscacheCallback(PROCOID, forget_verdicts, Datum(0));
+        CacheRegisterSyscacheCallback(AUTHOID, forget_verdicts, Datum(0));
+        CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, forget_verdicts, Datum(0));
+        verdict_callbacks_registered = true;
+        forget_verdicts(Datum(0), 0, 0);
+    }
+    if (verdicts_user != GetSessionUserId()) {
+        forget_verdicts(Datum(0), 0, 0);
+        verdicts_user = GetSessionUserId();
+    }
+    Verdict& slot = verdicts[function % kVerdictSlots];
+    if (slot.function == function) return slot.untrusted;
+    const bool untrusted = decide_function_is_untrusted(function);  // may ereport: before the store
+    slot = Verdict{function, untrusted};
+    return untrusted;
 }
 
 bool is_procedure(Oid function) {
