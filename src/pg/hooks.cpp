@@ -39,6 +39,7 @@ extern "C" {
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
 #include "pg/planning/release_query.hpp"
+#include "pg/trust/chargeable_session.hpp"
 #include "pg/trust/release_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 
@@ -57,6 +58,7 @@ fmgr_hook_type previous_fmgr = nullptr;
 
 void analyze_statement(ParseState* state, Query* query, JumbleState* jumble) {
     if (previous_post_parse_analyze != nullptr) previous_post_parse_analyze(state, query, jumble);
+    refresh_chargeable_session();
     restore_size_limits();
     clear_query_id_of_chargeable_session(query);
 }
@@ -82,6 +84,7 @@ PlannedStmt* plan_with_previous_planner(Query* parse, const char* query_string, 
 
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
                         ParamListInfo bound_params) {
+    refresh_chargeable_session();
     check_query_authors(parse);
     restore_size_limits();
     ReleaseQuery releases = analyze_release_query(parse);
@@ -120,6 +123,7 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
 
 void start_execution(QueryDesc* query, int eflags) {
     // Before any module's executor code runs: a cached plan is not planned again.
+    refresh_chargeable_session();
     restore_size_limits();
     seal_if_reading_hidden_rows(query->plannedstmt);
     clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
@@ -128,6 +132,8 @@ void start_execution(QueryDesc* query, int eflags) {
     } else {
         standard_ExecutorStart(query, eflags);
     }
+    if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) == 0 && is_release_plan(query->plannedstmt))
+        require_rules_since_planning();
     // DP-only access still granted, EXPLAIN refusals; plain EXPLAIN runs nothing.
     if (!authorize_execution(query, eflags)) return;
     // A repeated release over unchanged data: the stored answer, nothing charged.
@@ -206,6 +212,7 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
 void process_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
                      ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
                      DestReceiver* destination, QueryCompletion* completion) {
+    refresh_chargeable_session();
     // The running statement encloses the trust checks: a refusal leaves it too.
     const RunningUtility running = enter_running_utility(statement);
     PG_TRY();

@@ -21,9 +21,9 @@ namespace pgdp::pg {
 // After parse analysis: in such a session the query id is cleared before any module sees it.
 void clear_query_id_of_chargeable_session(Query* query);
 
-// True if the session user has a budget or DP-only access in this database (decided once per
-// transaction, and for the rest of the session once it made a release): a session that could make
-// releases over rows it may not read.
+// True if the session user has a budget or DP-only access in this database
+// (trust/chargeable_session.hpp), and for the rest of the session once it made a release: a session
+// that could make releases over rows it may not read.
 bool session_user_may_release();
 
 // At the start of every execution: in such a session the plan's query id is cleared too (a plan

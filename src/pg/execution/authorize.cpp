@@ -302,11 +302,10 @@ void seal_if_reading_hidden_rows(const PlannedStmt* statement, bool planning) {
         return;
     }
     const bool releases = is_release_plan(statement);
-    if (!releases && !planning) return;
-    // The privilege checks first: most plans read only what the session user may read, and then
-    // the catalog lookups of session_user_may_release (once per transaction) are not needed.
-    if (session_reads_every_table(statement)) return;
-    if (releases || session_user_may_release()) seal_until_ready_for_query();
+    // A plain plan matters at planning only, and only in a session that could be charged (an
+    // answer kept per backend: trust/chargeable_session.hpp); then the privilege checks.
+    if (!releases && (!planning || !session_user_may_release())) return;
+    if (!session_reads_every_table(statement)) seal_until_ready_for_query();
 }
 
 }  // namespace pgdp::pg

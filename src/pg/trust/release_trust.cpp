@@ -1,5 +1,6 @@
 #include "pg/trust/release_trust.hpp"
 #include "pg/base/pg_compat.hpp"
+#include "pg/trust/chargeable_session.hpp"
 
 extern "C" {
 #include "nodes/execnodes.h"
@@ -28,6 +29,7 @@ extern "C" {
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/catcache.h"
+#include "utils/inval.h"
 #include "utils/syscache.h"
 }
 
@@ -53,8 +55,7 @@ int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted pr
 // Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
 // function can be attached by another role to a table the session writes to, so it counts as
 // the session user's own code only when an admin owns it.
-bool function_is_untrusted(Oid function) {
-    if (function < FirstNormalObjectId) return false;
+bool decide_function_is_untrusted(Oid function) {
     HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
     if (!HeapTupleIsValid(tuple)) return false;
     const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
@@ -64,6 +65,44 @@ bool function_is_untrusted(Oid function) {
     ReleaseSysCache(tuple);
     if (language == ClanguageId || language == INTERNALlanguageId) return false;
     return trigger ? !is_admin_or_superuser(owner) : !is_trusted_author(owner);
+}
+
+// The verdicts of function_is_untrusted, kept per backend: a frame is asked for at every call of
+// a function the session does not trust (1M calls of a PL/pgSQL function: 1M lookups of its owner
+// and of the owner's admin status otherwise). Dropped whenever a function, a role or a role
+// membership changes (owners, privileges on pgdp.set_budget, superuser), and for another session
+// user.
+struct Verdict {
+    Oid function;
+    bool untrusted;
+};
+constexpr int kVerdictSlots = 256;  // direct-mapped by OID
+Verdict verdicts[kVerdictSlots];
+Oid verdicts_user = InvalidOid;
+bool verdict_callbacks_registered = false;
+
+void forget_verdicts(Datum, int, uint32) {
+    for (Verdict& verdict : verdicts) verdict.function = InvalidOid;
+}
+
+bool function_is_untrusted(Oid function) {
+    if (function < FirstNormalObjectId) return false;
+    if (!verdict_callbacks_registered) {
+        CacheRegisterSyscacheCallback(PROCOID, forget_verdicts, Datum(0));
+        CacheRegisterSyscacheCallback(AUTHOID, forget_verdicts, Datum(0));
+        CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, forget_verdicts, Datum(0));
+        verdict_callbacks_registered = true;
+        forget_verdicts(Datum(0), 0, 0);
+    }
+    if (verdicts_user != GetSessionUserId()) {
+        forget_verdicts(Datum(0), 0, 0);
+        verdicts_user = GetSessionUserId();
+    }
+    Verdict& slot = verdicts[function % kVerdictSlots];
+    if (slot.function == function) return slot.untrusted;
+    const bool untrusted = decide_function_is_untrusted(function);  // may ereport: before the store
+    slot = Verdict{function, untrusted};
+    return untrusted;
 }
 
 bool is_procedure(Oid function) {
@@ -179,10 +218,12 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
         // COPY FROM evaluates the target's column defaults like an INSERT.
         const Oid table =
             RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
+        if (OidIsValid(table) && session_chargeable() && !is_trusted_author(relation_owner(table)))
+            check_column_defaults(table);
     }
     UtilityTrust entered{false, false};
-    entered.untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
+    entered.untrusted_call =
+        OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
     if (entered.untrusted_call) push_frame(procedure, true);
     entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
                      ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
@@ -200,12 +241,16 @@ void leave_utility_trust(const UtilityTrust& entered) {
 // (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
 bool function_needs_frame(Oid function) {
     if (function < FirstNormalObjectId || is_procedure(function)) return false;
+    // Nothing to protect in a session that cannot be charged: called, and inlined, as without pgdp.
+    if (!session_chargeable()) return false;
     return function_is_untrusted(function);
 }
 
 void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo) {
     if (event == FHET_START) {
-        const bool untrusted = function_is_untrusted(flinfo->fn_oid);  // may ereport: before the push
+        // A SECURITY DEFINER function has the hook in every session; it is a frame of untrusted code
+        // only where there is a budget to protect. May ereport: before the push.
+        const bool untrusted = session_chargeable() && function_is_untrusted(flinfo->fn_oid);
         push_frame(flinfo->fn_oid, untrusted);
     } else {
         pop_frame();
@@ -614,6 +659,9 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
     require_no_foreign_code("a pgdp release", charged_depth, statement);
 }
 
-void check_query_authors(Query* query) { check_query_as(query, Author{true, "", "", InvalidOid}); }
+void check_query_authors(Query* query) {
+    if (!session_chargeable()) return;  // no budget to spend, no hidden rows to read
+    check_query_as(query, Author{true, "", "", InvalidOid});
+}
 
 }  // namespace pgdp::pg

@@ -1,0 +1,68 @@
+-- Specifies: sessions that cannot be charged (no budget, no DP-only access) run as without pgdp,
+-- and pgdp's bookkeeping of any session never changes how a transaction behaves (stage: trust,
+-- trust/chargeable_session). test/regress.conf preloads pg_stat_statements too (query ids set).
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgdp;
+CREATE ROLE inert_owner;
+CREATE ROLE inert_user;
+CREATE ROLE inert_analyst;
+SELECT role FROM pgdp.set_budget('inert_analyst', 10);
+CREATE SCHEMA inert_owner AUTHORIZATION inert_owner;
+GRANT USAGE ON SCHEMA inert_owner TO PUBLIC;
+
+-- Deciding whether a session can be charged takes no snapshot of the transaction: isolation
+-- levels can still be set after BEGIN, for a role with a budget and for one without.
+SET SESSION AUTHORIZATION inert_analyst;
+BEGIN;
+SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;
+SHOW transaction_isolation;
+COMMIT;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_user;
+BEGIN;
+SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+SET TRANSACTION READ ONLY;
+SHOW transaction_isolation;
+COMMIT;
+RESET SESSION AUTHORIZATION;
+
+-- Another role's SECURITY DEFINER maintenance function that runs DDL: fine for a session that
+-- cannot be charged (its objects belong to the function's owner, pgdp has nothing to protect).
+SET SESSION AUTHORIZATION inert_owner;
+CREATE TABLE inert_owner.items (id int);
+CREATE FUNCTION inert_owner.add_index() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+    CREATE INDEX IF NOT EXISTS items_id ON inert_owner.items (id);
+    ANALYZE inert_owner.items;
+    RETURN 'done';
+END $$;
+GRANT EXECUTE ON FUNCTION inert_owner.add_index() TO PUBLIC;
+-- An inlinable SQL function over the table.
+CREATE FUNCTION inert_owner.item_ids(lo int) RETURNS SETOF int LANGUAGE sql STABLE AS
+    'SELECT id FROM inert_owner.items WHERE id >= lo';
+GRANT SELECT ON inert_owner.items TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_user;
+SELECT inert_owner.add_index() AS user_without_budget;
+-- Inlined as without pgdp: the plan scans the table directly (no Function Scan).
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
+RESET SESSION AUTHORIZATION;
+-- For a session that can be charged, the same function's DDL stays refused (it would create
+-- objects owned by the analyst, which pgdp would take for the analyst's own code).
+SET SESSION AUTHORIZATION inert_analyst;
+SELECT inert_owner.add_index() AS analyst_with_budget;
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
+RESET SESSION AUTHORIZATION;
+
+-- A budget granted while the session runs: from the next statement on, the rules apply.
+SET SESSION AUTHORIZATION inert_user;
+SELECT inert_owner.add_index() AS before_the_budget;
+RESET SESSION AUTHORIZATION;
+SELECT role FROM pgdp.set_budget('inert_user', 10);
+SET SESSION AUTHORIZATION inert_user;
+SELECT inert_owner.add_index() AS after_the_budget;
+RESET SESSION AUTHORIZATION;
+
+DROP SCHEMA inert_owner CASCADE;
+DELETE FROM pgdp.budgets WHERE role::text LIKE 'inert\_%';
+DROP ROLE inert_owner, inert_user, inert_analyst;

@@ -1,0 +1,147 @@
+#include "pg/trust/chargeable_session.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "miscadmin.h"
+#include "commands/trigger.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/plancache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+}
+
+#include "pg/catalog/protected_relations.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+struct Decision {
+    bool valid;
+    Oid user;
+    bool chargeable;
+};
+Decision decision{false, InvalidOid, true};
+// Set once a decision said "not chargeable": plans and caches may since hold what the rules would
+// not have built (inlined functions of other roles, their calls without a frame).
+bool built_without_rules = false;
+Oid budgets_table = InvalidOid;
+Oid grants_table = InvalidOid;
+bool callbacks_registered = false;
+// The last refresh turned the answer to chargeable: what was planned before it was planned
+// without the rules.
+bool turned_by_last_refresh = false;
+
+// InvalidOid: every relation (a reset of the caches). pgdp's tables: a trigger of 0.10 sends this
+// invalidation when a role's budget or grant is added or removed.
+void forget_on_relation_change(Datum, Oid relation) {
+    if (!OidIsValid(relation) ||
+        (OidIsValid(budgets_table) && (relation == budgets_table || relation == grants_table)))
+        decision.valid = false;
+}
+
+// CREATE or DROP EXTENSION pgdp creates or drops the schema.
+void forget_on_schema_change(Datum, int, uint32) { decision.valid = false; }
+
+// Whether `table` has a row whose column `column` is `role`. Read with a fresh catalog snapshot,
+// never the transaction's: asking must not start the transaction's snapshot (SET TRANSACTION
+// ISOLATION LEVEL after BEGIN would fail).
+bool names_role(const char* table, int column, Oid role) {
+    InvalidateCatalogSnapshot();
+    const Snapshot snapshot = RegisterSnapshot(GetCatalogSnapshot(InvalidOid));
+    CatalogScan scan;
+    bool found = false;
+    if (begin_catalog_lookup(table, nullptr, 0, nullptr, nullptr, snapshot, &scan)) {
+        HeapTuple row;
+        while (!found && HeapTupleIsValid(row = next_catalog_row(&scan))) {
+            bool is_null = true;
+            const Datum value = catalog_column(scan, row, column, &is_null);
+            found = !is_null && DatumGetObjectId(value) == role;
+        }
+        end_catalog_scan(&scan);
+    }
+    UnregisterSnapshot(snapshot);
+    return found;
+}
+
+bool decide_from_catalog() {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    if (!OidIsValid(schema)) {
+        budgets_table = grants_table = InvalidOid;
+        return false;
+    }
+    budgets_table = get_relname_relid("budgets", schema);
+    grants_table = get_relname_relid("access_grants", schema);
+    const Oid user = GetSessionUserId();
+    // Columns: pgdp.budgets 1 role; pgdp.access_grants 1 relation, 2 role.
+    return names_role("budgets", 1, user) || names_role("access_grants", 2, user);
+}
+
+}  // namespace
+
+bool refresh_chargeable_session() {
+    if (!IsTransactionState()) return session_chargeable();
+    if (!callbacks_registered) {
+        CacheRegisterRelcacheCallback(forget_on_relation_change, Datum(0));
+        CacheRegisterSyscacheCallback(NAMESPACEOID, forget_on_schema_change, Datum(0));
+        callbacks_registered = true;
+    }
+    const Oid user = GetSessionUserId();
+    turned_by_last_refresh = false;
+    if (decision.valid && decision.user == user) return decision.chargeable;
+    const bool chargeable = decide_from_catalog();
+    if (chargeable && built_without_rules) {
+        turned_by_last_refresh = true;
+        // Plans are planned again, catalog caches (and the function calls they keep: type
+        // comparisons, index support) are built again, now under the rules. Before the decision
+        // is kept: the reset also reaches forget_on_relation_change.
+        ResetPlanCache();
+        InvalidateSystemCaches();
+        built_without_rules = false;
+    }
+    if (!chargeable) built_without_rules = true;
+    decision = Decision{true, user, chargeable};
+    return chargeable;
+}
+
+bool session_chargeable() {
+    if (!decision.valid || decision.user != GetSessionUserId()) return true;
+    return decision.chargeable;
+}
+
+void require_rules_since_planning() {
+    if (!turned_by_last_refresh && session_chargeable()) return;
+    if (!turned_by_last_refresh && !decide_from_catalog()) return;  // no budget: the ledger refuses
+    decision.valid = false;  // the next statement decides afresh (and is planned under the rules)
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+         errmsg("pgdp cannot release in this statement: role \"%s\" got a privacy budget or DP-only access "
+                "after it was planned",
+                GetUserNameFromId(GetSessionUserId(), false)),
+         errdetail("Statements planned while the role could not be charged skip pgdp's release-authority "
+                   "checks. Nothing was released or charged."),
+         errhint("Run the statement again; it is planned again under the checks.")));
+}
+
+}  // namespace pgdp::pg
+
+extern "C" {
+
+PG_FUNCTION_INFO_V1(pgdp_invalidate_chargeable_sessions);
+
+// Statement trigger on pgdp.budgets and pgdp.access_grants (rows added or removed, a role
+// changed, TRUNCATE): every backend forgets its answer at its next command.
+Datum pgdp_invalidate_chargeable_sessions(PG_FUNCTION_ARGS) {
+    if (!CALLED_AS_TRIGGER(fcinfo)) {
+        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+                        errmsg("pgdp.invalidate_chargeable_sessions() must be called as a trigger")));
+    }
+    CacheInvalidateRelcacheByRelid(
+        RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
+    return PointerGetDatum(nullptr);
+}
+
+}  // extern "C"

@@ -1,0 +1,34 @@
+// Whether this session could be charged (docs/privacy.md "Inert where unused"). pgdp's
+// release-authority rules protect a role's budget from other roles' code; a session whose user has
+// no budget and no DP-only access in this database has nothing to protect, so pgdp changes nothing
+// for it: no frames around other roles' functions (they are inlined as without pgdp), no plan-time
+// author checks, no refusals of other roles' utilities.
+//
+// The answer is kept per backend and session user. It is asked again after a change that can turn
+// it: a role's budget or grant added or removed (a trigger on pgdp.budgets and pgdp.access_grants
+// sends a relcache invalidation of those tables), pgdp's schema created or dropped, another session
+// user (SET SESSION AUTHORIZATION). When it turns to "chargeable", the plans and catalog caches
+// built without the rules are dropped (their inlined functions and function calls without frames),
+// before anything runs under the new answer.
+#pragma once
+
+#include "pg/base/postgres_headers.hpp"
+
+namespace pgdp::pg {
+
+// At the start of every statement-level hook (parse analysis, planning, ExecutorStart,
+// ProcessUtility), inside a transaction: re-decides if the answer may have changed, and drops the
+// caches built without the rules if it turned to chargeable. Returns the answer.
+bool refresh_chargeable_session();
+
+// The answer as last decided; true (the rules apply: fail closed) before the first decision of
+// this session user, or while it may be stale. Never reads the catalog: safe in every hook.
+bool session_chargeable();
+
+// Before a release plan's charge: ereports (40001, nothing charged) if the plan may have been made
+// without the rules (the answer turned to chargeable only when this execution started), or if the
+// answer says "cannot be charged" but the catalog has a budget or grant for the session user now
+// (one committed after the answer, or added with the trigger disabled). Running it again works.
+void require_rules_since_planning();
+
+}  // namespace pgdp::pg
