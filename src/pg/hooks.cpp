@@ -31,6 +31,7 @@ extern "C" {
 #include "pg/channels/statement_seal.hpp"
 #include "pg/channels/statement_statistics.hpp"
 #include "pg/execution/release_cache.hpp"
+#include "pg/planning/fingerprint.hpp"
 #include "pg/execution/authorize.hpp"
 #include "pg/execution/cache_store.hpp"
 #include "pg/execution/charge.hpp"

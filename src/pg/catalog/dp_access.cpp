@@ -27,7 +27,7 @@ bool has_access_grant(Oid root, Oid role) {
     return catalog_has_oid("access_grants", 1, root, role, nullptr);
 }
 
-void check_dp_access(QueryDesc* query, bool explain) {
+void check_dp_access(QueryDesc* query, bool explain, ProtectionsOf protections_of) {
     const PlannedStmt* statement = query->plannedstmt;
     List* relations = dp_only_relations(statement);
     if (relations == NIL) return;
@@ -40,7 +40,7 @@ void check_dp_access(QueryDesc* query, bool explain) {
                  errdetail("Plans show the planner's row estimates, taken from statistics of the rows."),
                  errhint("Run the query itself; its releases are the private answer.")));
     }
-    const ProtectionCatalog protections = read_protection_catalog(query->snapshot);
+    const ProtectionCatalog& protections = protections_of(query);
     if (!is_person_level_plan(statement, protections)) {
         refuse_access(first,
                       "This plan was made for DP-only access under a protection that has changed since; "

@@ -23,7 +23,10 @@ bool has_access_grant(Oid root, Oid role);
 // At executor start, before any row is read: a plan reading relations with their owner's
 // privileges must still be an accepted person-level plan, and the executing role must still have
 // DP-only access (or SELECT) to each; EXPLAIN of such plans is refused (42501). No-op for plans
-// without such reads.
-void check_dp_access(QueryDesc* query, bool explain);
+// without such reads. `protections_of` gives the protection catalog the execution reads once
+// (called only for such plans).
+struct ProtectionCatalog;
+using ProtectionsOf = const ProtectionCatalog& (*)(QueryDesc* query);
+void check_dp_access(QueryDesc* query, bool explain, ProtectionsOf protections_of);
 
 }  // namespace pgdp::pg

@@ -159,8 +159,14 @@ bool explain_analyze(const Request& request) {
     return request.query->instrument_options != 0 && explain_analyze_running();
 }
 
+// The execution's one read of the protection catalog (its record made here for such plans).
+const ProtectionCatalog& protections_of_execution(QueryDesc* query) {
+    return execution_protections(begin_release_execution(query), query->snapshot);
+}
+
 void refuse_lost_dp_access(const Request& request) {
-    check_dp_access(request.query, explain_only(request) || explain_analyze(request));
+    check_dp_access(request.query, explain_only(request) || explain_analyze(request),
+                    protections_of_execution);
 }
 
 // Plain EXPLAIN runs no aggregate (EXPLAIN ANALYZE does, and is charged like the query); its row

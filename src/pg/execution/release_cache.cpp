@@ -45,6 +45,7 @@ extern "C" {
 
 #include <cstring>
 
+#include "pg/base/sha256.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
@@ -72,77 +73,6 @@ constexpr uint16 kFirstRequestLockField = 0x6470;
 
 // Whether the latest statement of this backend with pgdp releases was answered from the cache.
 bool latest_answer_cached = false;
-
-// ---- fingerprints ---------------------------------------------------------------------------
-
-// The query tree's text with every parse location (and the statement's position in its string,
-// and a query id another module may have set) written as 0: the same statement written with other
-// spacing, case or comments has the same fingerprint; other constants, tables or columns do not.
-char* normalized_tree(Query* parse) {
-    const char* text = nodeToString(parse);
-    static const char* const kFields[] = {":location ", ":stmt_location ", ":stmt_len ", ":queryId "};
-    StringInfoData out;
-    initStringInfo(&out);
-    for (const char* p = text; *p != '\0';) {
-        bool replaced = false;
-        for (const char* field : kFields) {
-            const size_t length = std::strlen(field);
-            if (std::strncmp(p, field, length) == 0) {
-                appendStringInfoString(&out, field);
-                appendStringInfoChar(&out, '0');
-                p += length;
-                if (*p == '-') ++p;
-                while (*p >= '0' && *p <= '9') ++p;
-                replaced = true;
-                break;
-            }
-        }
-        if (!replaced) appendStringInfoChar(&out, *p++);
-    }
-    return out.data;
-}
-
-pg_cryptohash_ctx* begin_sha256() {
-    pg_cryptohash_ctx* context = pg_cryptohash_create(PG_SHA256);
-    if (context == nullptr || pg_cryptohash_init(context) < 0) elog(ERROR, "pgdp: SHA-256 unavailable");
-    return context;
-}
-
-void add_bytes(pg_cryptohash_ctx* context, const void* data, size_t length) {
-    if (pg_cryptohash_update(context, static_cast<const uint8*>(data), length) < 0) {
-        elog(ERROR, "pgdp: SHA-256 failed");
-    }
-}
-
-void end_sha256(pg_cryptohash_ctx* context, uint8* digest) {
-    if (pg_cryptohash_final(context, digest, PG_SHA256_DIGEST_LENGTH) < 0)
-        elog(ERROR, "pgdp: SHA-256 failed");
-    pg_cryptohash_free(context);
-}
-
-// What a statement calls, for its fingerprint (fingerprint_statement).
-struct StatementCalls {
-    List* user_functions;  // OIDs of functions that are not built in
-    bool volatile_call;    // a volatile function, or current_setting(): not cached at all
-    bool not_shareable;    // anything but built-in immutable functions, or who is running it
-};
-
-// pgdp's own functions and aggregates count as built in (they are the extension's code).
-bool is_pgdp_function(Oid function) {
-    const Oid extension = get_extension_oid("pgdp", true);
-    return OidIsValid(extension) && getExtensionOfObject(ProcedureRelationId, function) == extension;
-}
-
-void note_function(Oid function, StatementCalls* calls) {
-    if (function >= FirstNormalObjectId && is_pgdp_function(function)) return;
-    if (function == F_CURRENT_SETTING_TEXT || function == F_CURRENT_SETTING_TEXT_BOOL)
-        calls->volatile_call = true;
-    const char volatility = func_volatile(function);
-    if (volatility == PROVOLATILE_VOLATILE) calls->volatile_call = true;
-    if (volatility != PROVOLATILE_IMMUTABLE || function >= FirstNormalObjectId) calls->not_shareable = true;
-    if (function >= FirstNormalObjectId)
-        calls->user_functions = list_append_unique_oid(calls->user_functions, function);
-}
 
 // ---- keys -----------------------------------------------------------------------------------
 
@@ -467,31 +397,6 @@ void define_release_cache_settings() {
         "Admins only.",
         &release_cache_settings.lock_timeout_ms, 5000, 0, INT_MAX, PGC_SUSET, GUC_UNIT_MS, nullptr, nullptr,
         nullptr);
-}
-
-bool fingerprint_statement(Query* parse, const ReleaseQuery& analysis, StatementFingerprint* fingerprint) {
-    if (parse->commandType != CMD_SELECT || analysis.empty()) return false;
-    StatementCalls calls{};
-    calls.not_shareable = analysis.asks_who_runs;
-    ListCell* cell;
-    foreach (cell, analysis.functions) note_function(lfirst_oid(cell), &calls);
-    if (calls.volatile_call) return false;
-    char* text = normalized_tree(parse);
-    pg_cryptohash_ctx* hash = begin_sha256();
-    add_bytes(hash, text, std::strlen(text));
-    // A function redefined since (CREATE OR REPLACE keeps its OID) is another statement.
-    foreach (cell, calls.user_functions) {
-        const Oid function = lfirst_oid(cell);
-        HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
-        const TransactionId version = HeapTupleIsValid(tuple) ? HeapTupleHeaderGetRawXmin(tuple->t_data) : 0;
-        if (HeapTupleIsValid(tuple)) ReleaseSysCache(tuple);
-        add_bytes(hash, &function, sizeof(function));
-        add_bytes(hash, &version, sizeof(version));
-    }
-    end_sha256(hash, fingerprint->bytes);
-    fingerprint->shareable = !calls.not_shareable;
-    pfree(text);
-    return true;
 }
 
 bool answer_from_release_cache(QueryDesc* query) {

@@ -18,7 +18,6 @@ extern "C" {
 }
 
 #include "pg/planning/plan_marks.hpp"
-#include "pg/planning/release_query.hpp"
 
 namespace pgdp::pg {
 
@@ -37,14 +36,6 @@ struct ReleaseCacheSettings {
     int lock_timeout_ms;
 };
 extern ReleaseCacheSettings release_cache_settings;
-
-// Planner hook: the fingerprint of a statement with pgdp releases, computed before any rewrite
-// (from its analysis: the functions it calls) and kept in the plan (plan_marks.hpp
-// mark_fingerprint): the query tree without parse locations and the version (pg_proc xmin) of
-// every user-defined function it calls. Returns false (nothing to mark: never cached) when the
-// query makes no release, or calls a volatile function or current_setting() (its answer would not
-// be the same statement's).
-bool fingerprint_statement(Query* parse, const ReleaseQuery& analysis, StatementFingerprint* fingerprint);
 
 // ExecutorStart, before the charge: true if the cache answers this execution (nothing is charged;
 // the run returns the stored rows). Otherwise, if the execution may be stored, it is noted so.

@@ -71,7 +71,7 @@ bool is_person_level_plan(const PlannedStmt* statement, const ProtectionCatalog&
 PlanInvalItem* dp_access_mark(Oid relation);
 List* dp_only_relations(const PlannedStmt* statement);
 
-// The release cache's statement fingerprint, computed before any rewrite (release_cache.hpp
+// The release cache's statement fingerprint, computed before any rewrite (fingerprint.hpp
 // fingerprint_statement) and kept in the plan.
 struct StatementFingerprint {
     uint8 bytes[32];
