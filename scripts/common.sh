@@ -31,6 +31,7 @@ PGDP_PACKAGES=(
     libbenchmark-dev                  # Google Benchmark for make bench-core
     libipc-run-perl perl              # TAP tests (prove, IPC::Run)
     clang-format                      # scripts/format-check.sh
+    bzip2                             # PostgreSQL's regression sources (scripts/postgres-regress.sh)
 )
 
 log() { printf '==> %s\n' "$*" >&2; }
