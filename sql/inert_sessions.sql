@@ -47,12 +47,45 @@ SELECT inert_owner.add_index() AS user_without_budget;
 -- Inlined as without pgdp: the plan scans the table directly (no Function Scan).
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
--- For a session that can be charged, the same function's DDL stays refused (it would create
--- objects owned by the analyst, which pgdp would take for the analyst's own code).
+-- For a session that can be charged, utilities that create no code are allowed under another
+-- role's frame too (an index on plain columns, ANALYZE, privileges on its own objects, a temporary
+-- table with a primary key); what could plant code that pgdp would
+-- take for the analyst's own, or make someone a pgdp admin, stays refused (42501).
+SET SESSION AUTHORIZATION inert_owner;
+CREATE FUNCTION inert_owner.run(command text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE command;
+    RETURN 'ok';
+EXCEPTION WHEN insufficient_privilege THEN
+    RETURN 'refused: ' || SQLERRM;
+END $$;
+GRANT EXECUTE ON FUNCTION inert_owner.run(text) TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+GRANT SELECT ON inert_owner.items TO inert_analyst;
+CREATE SCHEMA inert_analyst AUTHORIZATION inert_analyst;
 SET SESSION AUTHORIZATION inert_analyst;
 SELECT inert_owner.add_index() AS analyst_with_budget;
+CREATE TABLE inert_analyst.own (id int);
+SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
+    ('ANALYZE inert_analyst.own'),
+    ('CREATE TEMP TABLE scratch (id int PRIMARY KEY, label text NOT NULL UNIQUE)'),
+    ('GRANT SELECT ON inert_analyst.own TO inert_owner'),
+    ('CREATE INDEX ON inert_analyst.own (id)'),
+    -- refused:
+    ('CREATE INDEX ON inert_analyst.own ((id + 1))'),
+    ('CREATE INDEX ON inert_analyst.own (id) WHERE id > 0'),
+    ('CREATE TABLE inert_analyst.planted (id int)'),
+    ('CREATE TEMP TABLE checked (id int CHECK (id > 0))'),
+    ('CREATE TEMP TABLE defaulted (id int DEFAULT 1)'),
+    ('GRANT inert_analyst TO inert_owner'),
+    ('GRANT EXECUTE ON FUNCTION inert_owner.run(text) TO inert_user'),
+    ('GRANT SELECT ON pgdp.budgets TO inert_owner'),
+    ('GRANT USAGE ON SCHEMA pgdp TO inert_owner'),
+    ('SET search_path = inert_owner, public')
+) c(command);
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
+DROP SCHEMA inert_analyst CASCADE;
 
 -- A budget granted while the session runs: from the next statement on, the rules apply.
 SET SESSION AUTHORIZATION inert_user;

@@ -1,5 +1,7 @@
 #include "pg/trust/release_trust.hpp"
 #include "pg/base/pg_compat.hpp"
+
+#include <cstring>
 #include "pg/trust/chargeable_session.hpp"
 
 extern "C" {
@@ -136,6 +138,54 @@ void check_column_defaults(Oid table, bool deletes = false);
 // object (a temporary table without expressions aside). Whatever such a function creates is owned
 // by the session user, so pgdp would trust it as that user's own code later (a view shadowing a
 // table name that makes releases and sends them out): DDL there is refused.
+// Constraints that evaluate no expression: NOT NULL, NULL, PRIMARY KEY, UNIQUE (without INCLUDE
+// expressions or a WHERE).
+bool plain_constraints(const List* constraints) {
+    ListCell* cell;
+    foreach (cell, constraints) {
+        const Constraint* constraint = lfirst_node(Constraint, cell);
+        switch (constraint->contype) {
+            case CONSTR_NULL:
+            case CONSTR_NOTNULL:
+            case CONSTR_PRIMARY:
+            case CONSTR_UNIQUE:
+                if (constraint->where_clause != nullptr || constraint->raw_expr != nullptr) return false;
+                break;
+            default:
+                return false;
+        }
+    }
+    return true;
+}
+
+bool in_pgdp_schema(Oid relation) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    return OidIsValid(relation) && OidIsValid(schema) && get_rel_namespace(relation) == schema;
+}
+
+// GRANT or REVOKE on objects that confer no pgdp power: not on functions (EXECUTE on
+// pgdp.set_budget makes a pgdp admin, whose code is trusted) and not on pgdp's schema or its
+// tables (budgets, grants).
+bool grants_no_pgdp_power(const GrantStmt* grant) {
+    switch (grant->objtype) {
+        case OBJECT_FUNCTION:
+        case OBJECT_PROCEDURE:
+        case OBJECT_ROUTINE:
+            return false;
+        default:
+            break;
+    }
+    ListCell* cell;
+    foreach (cell, grant->objects) {
+        const Node* object = static_cast<const Node*>(lfirst(cell));
+        if (IsA(object, String) && std::strcmp(strVal(object), "pgdp") == 0) return false;  // a schema
+        if (IsA(object, RangeVar) &&
+            in_pgdp_schema(RangeVarGetRelid(castNode(RangeVar, const_cast<Node*>(object)), NoLock, true)))
+            return false;
+    }
+    return true;
+}
+
 bool allowed_in_untrusted_frame(const Node* utility) {
     switch (nodeTag(utility)) {
         // Not PREPARE, DEALLOCATE, DECLARE or CLOSE: the session's prepared statements and cursors
@@ -165,19 +215,44 @@ bool allowed_in_untrusted_frame(const Node* utility) {
             return explained != nullptr && IsA(explained, Query) &&
                    castNode(Query, explained)->commandType != CMD_UTILITY;
         }
+        // Maintenance that creates no code: statistics, privileges on objects (not role
+        // membership: a role that may SET ROLE to the session user creates objects it owns),
+        // a materialized view's refresh (its query runs as its owner, where no release is made).
+        case T_VacuumStmt:
+        case T_RefreshMatViewStmt:
+            return true;
+        case T_GrantStmt:
+            return grants_no_pgdp_power(castNode(GrantStmt, utility));
+        // An index on plain columns: no expression or predicate runs user code on later writes.
+        case T_IndexStmt: {
+            const IndexStmt* index = castNode(IndexStmt, utility);
+            if (index->whereClause != nullptr || index->excludeOpNames != NIL) return false;
+            ListCell* cell;
+            foreach (cell, index->indexParams) {
+                if (lfirst_node(IndexElem, cell)->expr != nullptr) return false;
+            }
+            return true;
+        }
         case T_CreateStmt: {
+            // A temporary table of plain columns; NOT NULL, PRIMARY KEY and UNIQUE evaluate no
+            // expression (no DEFAULT, CHECK, generated column, foreign key or exclusion).
             const CreateStmt* create = castNode(CreateStmt, utility);
             if (create->relation == nullptr || create->relation->relpersistence != RELPERSISTENCE_TEMP ||
-                create->constraints != NIL || create->inhRelations != NIL || create->ofTypename != nullptr) {
+                create->inhRelations != NIL || create->ofTypename != nullptr ||
+                !plain_constraints(create->constraints)) {
                 return false;
             }
             ListCell* cell;
             foreach (cell, create->tableElts) {
                 const Node* element = static_cast<const Node*>(lfirst(cell));
+                if (IsA(element, Constraint)) {
+                    if (!plain_constraints(list_make1(const_cast<Node*>(element)))) return false;
+                    continue;
+                }
                 if (!IsA(element, ColumnDef)) return false;
                 const ColumnDef* column = castNode(ColumnDef, element);
                 if (column->raw_default != nullptr || column->cooked_default != nullptr ||
-                    column->constraints != NIL) {
+                    !plain_constraints(column->constraints)) {
                     return false;
                 }
             }
