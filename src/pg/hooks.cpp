@@ -2,12 +2,15 @@
 // body is the list of the release pipeline's stages at that point, in order; the stages live in
 // the folders named in docs/architecture.md ("Life of a query"). Each hook calls the hook that was
 // installed before pgdp (another module's) or PostgreSQL's standard function, never both.
+// Every statement-level hook first refreshes whether the session can be charged
+// (trust/chargeable_session.hpp): in a session that cannot, the trust stages do nothing.
 //
 //   post_parse_analyze  statistics: clear the query id in sessions that could be charged
 //   planner             trust: refuse other roles' code that reaches releases; planning: the one
 //                       analysis (no pgdp call: the plan and the seal only), the fingerprint,
 //                       the distributed and person-level rewrites; the plan; plan marks; the seal
-//   ExecutorStart       seal; statistics; the executor state; DP-only access, EXPLAIN refusals;
+//   ExecutorStart       seal; statistics; the executor state; a release plan made before the
+//                       session could be charged refused; DP-only access, EXPLAIN refusals;
 //                       the cache's answer or the charge (each authorized by execution/authorize)
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
 //   ExecutorFinish      running statement (AFTER triggers run here)
