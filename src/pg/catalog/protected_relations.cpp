@@ -233,38 +233,13 @@ void refuse_releases_over_protected_relations(const PlannedStmt* statement, cons
     }
 }
 
-}  // namespace pgdp::pg
-
-extern "C" {
-
-PG_FUNCTION_INFO_V1(pgdp_invalidate_plans);
-
-// Trigger on pgdp.protected_relations and pgdp.public_relations: a change of a relation's
-// protection or public status invalidates the cached plans that read it (or its partitions and
-// inheritance children), so prepared statements are planned again under the new catalog rather
-// than refused as stale (is_person_level_plan refuses them meanwhile: fail closed).
-Datum pgdp_invalidate_plans(PG_FUNCTION_ARGS) {
-    if (!CALLED_AS_TRIGGER(fcinfo)) {
-        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-                        errmsg("pgdp.invalidate_plans() must be called as a trigger")));
+void invalidate_plans_reading(Oid relation) {
+    if (get_rel_relkind(relation) == '\0') return;  // dropped: no plan can read it
+    ListCell* cell;
+    foreach (cell, find_all_inheritors(relation, NoLock, nullptr)) {
+        const Oid member = lfirst_oid(cell);
+        if (get_rel_relkind(member) != '\0') CacheInvalidateRelcacheByRelid(member);
     }
-    auto* trigger = reinterpret_cast<TriggerData*>(fcinfo->context);
-    HeapTuple rows[2] = {trigger->tg_trigtuple, trigger->tg_newtuple};
-    for (HeapTuple row : rows) {
-        if (row == nullptr) continue;
-        bool is_null = true;
-        // Column 1 of both tables: relation regclass.
-        const Datum value = heap_getattr(row, 1, RelationGetDescr(trigger->tg_relation), &is_null);
-        if (is_null) continue;
-        const Oid relation = DatumGetObjectId(value);
-        if (get_rel_relkind(relation) == '\0') continue;  // dropped: no plan can read it
-        ListCell* cell;
-        foreach (cell, find_all_inheritors(relation, NoLock, nullptr)) {
-            const Oid member = lfirst_oid(cell);
-            if (get_rel_relkind(member) != '\0') CacheInvalidateRelcacheByRelid(member);
-        }
-    }
-    return PointerGetDatum(nullptr);  // an AFTER trigger: the result is ignored
 }
 
-}  // extern "C"
+}  // namespace pgdp::pg

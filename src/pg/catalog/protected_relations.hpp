@@ -73,4 +73,8 @@ bool is_declared_public(Oid relation, Snapshot query_snapshot);
 // all in its range table) reads a relation of the catalog or a descendant of one.
 void refuse_releases_over_protected_relations(const PlannedStmt* statement, const ProtectionCatalog& catalog);
 
+// A change of `relation`'s protection or public status: the cached plans that read it (or its
+// partitions and inheritance children) are planned again.
+void invalidate_plans_reading(Oid relation);
+
 }  // namespace pgdp::pg

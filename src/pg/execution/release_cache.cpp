@@ -511,11 +511,6 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
     return true;
 }
 
-}  // namespace pgdp::pg
+bool latest_release_answered_from_cache() { return latest_answer_cached; }
 
-extern "C" {
-PG_FUNCTION_INFO_V1(pgdp_answered_from_cache);
-// True if the latest statement of this session with pgdp releases was answered from the release
-// cache (nothing charged), false if it was released and charged (or none ran yet).
-Datum pgdp_answered_from_cache(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(pgdp::pg::latest_answer_cached); }
-}
+}  // namespace pgdp::pg

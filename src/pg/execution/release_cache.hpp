@@ -45,4 +45,8 @@ bool answer_from_release_cache(QueryDesc* query);
 // store is copied by cache_store.hpp).
 bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 count);
 
+// True if the latest statement of this session with pgdp releases was answered from the release
+// cache (nothing charged), false if it was released and charged (or none ran yet).
+bool latest_release_answered_from_cache();
+
 }  // namespace pgdp::pg

@@ -157,31 +157,17 @@ bool row_safe_function(Oid function) {
     return false;
 }
 
-}  // namespace pgdp::pg
-
-extern "C" {
-
-PG_FUNCTION_INFO_V1(pgdp_row_safe_functions);
-
-// pgdp.row_safe_functions(): the allow-list, one regprocedure per row.
-Datum pgdp_row_safe_functions(PG_FUNCTION_ARGS) {
-    auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-    InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC | MAT_SRF_BLESS);
-    pgdp::pg::resolve_builtins();
-    Datum value[1];
-    bool null[1] = {false};
-    for (int i = 0; i < pgdp::pg::builtin_count; ++i) {
-        if (!OidIsValid(pgdp::pg::builtin_oids[i])) continue;
-        value[0] = ObjectIdGetDatum(pgdp::pg::builtin_oids[i]);
-        tuplestore_putvalues(result->setResult, result->setDesc, value, null);
+List* row_safe_functions() {
+    resolve_builtins();
+    List* functions = NIL;
+    for (int i = 0; i < builtin_count; ++i) {
+        if (OidIsValid(builtin_oids[i])) functions = lappend_oid(functions, builtin_oids[i]);
     }
-    for (int i = 0; i < pgdp::pg::pgdp_count; ++i) {
-        const Oid function = pgdp::pg::pgdp_entry(i);
-        if (!OidIsValid(function)) continue;
-        value[0] = ObjectIdGetDatum(function);
-        tuplestore_putvalues(result->setResult, result->setDesc, value, null);
+    for (int i = 0; i < pgdp_count; ++i) {
+        const Oid function = pgdp_entry(i);
+        if (OidIsValid(function)) functions = lappend_oid(functions, function);
     }
-    return static_cast<Datum>(0);
+    return functions;
 }
 
-}  // extern "C"
+}  // namespace pgdp::pg

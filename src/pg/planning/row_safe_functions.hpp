@@ -14,4 +14,7 @@ namespace pgdp::pg {
 // it are refused (fail closed).
 bool row_safe_function(Oid function);
 
+// The allow-list, as OIDs (pgdp.row_safe_functions()).
+List* row_safe_functions();
+
 }  // namespace pgdp::pg

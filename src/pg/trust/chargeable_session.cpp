@@ -126,22 +126,6 @@ void require_rules_since_planning() {
          errhint("Run the statement again; it is planned again under the checks.")));
 }
 
+void announce_chargeable_roles_changed(Oid table) { CacheInvalidateRelcacheByRelid(table); }
+
 }  // namespace pgdp::pg
-
-extern "C" {
-
-PG_FUNCTION_INFO_V1(pgdp_invalidate_chargeable_sessions);
-
-// Statement trigger on pgdp.budgets and pgdp.access_grants (rows added or removed, a role
-// changed, TRUNCATE): every backend forgets its answer at its next command.
-Datum pgdp_invalidate_chargeable_sessions(PG_FUNCTION_ARGS) {
-    if (!CALLED_AS_TRIGGER(fcinfo)) {
-        ereport(ERROR, (errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-                        errmsg("pgdp.invalidate_chargeable_sessions() must be called as a trigger")));
-    }
-    CacheInvalidateRelcacheByRelid(
-        RelationGetRelid(reinterpret_cast<TriggerData*>(fcinfo->context)->tg_relation));
-    return PointerGetDatum(nullptr);
-}
-
-}  // extern "C"

@@ -31,4 +31,8 @@ bool session_chargeable();
 // (one committed after the answer, or added with the trigger disabled). Running it again works.
 void require_rules_since_planning();
 
+// A budget or grant was added or removed in `table` (pgdp.budgets, pgdp.access_grants): every
+// backend asks again at its next command (a relcache invalidation of the table).
+void announce_chargeable_roles_changed(Oid table);
+
 }  // namespace pgdp::pg
