@@ -44,7 +44,9 @@ extern "C" {
 #include "pg/planning/person_level.hpp"
 #include "pg/planning/release_query.hpp"
 #include "pg/trust/chargeable_session.hpp"
+#include "pg/trust/function_frames.hpp"
 #include "pg/trust/release_trust.hpp"
+#include "pg/trust/utility_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 
 namespace pgdp::pg {

@@ -24,6 +24,7 @@ extern "C" {
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/trust/release_trust.hpp"
+#include "pg/trust/utility_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 
 namespace pgdp::pg {

@@ -38,303 +38,12 @@ extern "C" {
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
+#include "pg/trust/function_frames.hpp"
 #include "pg/trust/running_statements.hpp"
 #include "pg/channels/statement_statistics.hpp"
 
 namespace pgdp::pg {
-namespace {
-
-// One entry per active call that went through fmgr_security_definer (our hook, SECURITY DEFINER
-// or proconfig): whether the function is untrusted. FHET_START pushes, FHET_END/FHET_ABORT pop;
-// fmgr_security_definer pairs them, so the stack is LIFO.
-struct Frame {
-    Oid function;
-    bool untrusted;
-};
-BackendStack<Frame> frames;
-int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted procedures included)
-
-// Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
-// function can be attached by another role to a table the session writes to, so it counts as
-// the session user's own code only when an admin owns it.
-bool decide_function_is_untrusted(Oid function) {
-    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
-    if (!HeapTupleIsValid(tuple)) return false;
-    const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
-    const Oid language = form->prolang;
-    const Oid owner = form->proowner;
-    const bool trigger = form->prorettype == TRIGGEROID || form->prorettype == EVENT_TRIGGEROID;
-    ReleaseSysCache(tuple);
-    if (language == ClanguageId || language == INTERNALlanguageId) return false;
-    return trigger ? !is_admin_or_superuser(owner) : !is_trusted_author(owner);
-}
-
-// The verdicts of function_is_untrusted, kept per backend: a frame is asked for at every call of
-// a function the session does not trust (1M calls of a PL/pgSQL function: 1M lookups of its owner
-// and of the owner's admin status otherwise). Dropped whenever a function, a role or a role
-// membership changes (owners, privileges on pgdp.set_budget, superuser), and for another session
-// user.
-struct Verdict {
-    Oid function;
-    bool untrusted;
-};
-constexpr int kVerdictSlots = 256;  // direct-mapped by OID
-Verdict verdicts[kVerdictSlots];
-Oid verdicts_user = InvalidOid;
-bool verdict_callbacks_registered = false;
-
-void forget_verdicts(Datum, int, uint32) {
-    for (Verdict& verdict : verdicts) verdict.function = InvalidOid;
-}
-
-bool function_is_untrusted(Oid function) {
-    if (function < FirstNormalObjectId) return false;
-    if (!verdict_callbacks_registered) {
-        CacheRegisterSyscacheCallback(PROCOID, forget_verdicts, Datum(0));
-        CacheRegisterSyscacheCallback(AUTHOID, forget_verdicts, Datum(0));
-        CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, forget_verdicts, Datum(0));
-        verdict_callbacks_registered = true;
-        forget_verdicts(Datum(0), 0, 0);
-    }
-    if (verdicts_user != GetSessionUserId()) {
-        forget_verdicts(Datum(0), 0, 0);
-        verdicts_user = GetSessionUserId();
-    }
-    Verdict& slot = verdicts[function % kVerdictSlots];
-    if (slot.function == function) return slot.untrusted;
-    const bool untrusted = decide_function_is_untrusted(function);  // may ereport: before the store
-    slot = Verdict{function, untrusted};
-    return untrusted;
-}
-
-bool is_procedure(Oid function) {
-    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
-    if (!HeapTupleIsValid(tuple)) return false;
-    const bool procedure = ((Form_pg_proc)GETSTRUCT(tuple))->prokind == PROKIND_PROCEDURE;
-    ReleaseSysCache(tuple);
-    return procedure;
-}
-
-void push_frame(Oid function, bool untrusted) {
-    frames.push(Frame{function, untrusted});
-    if (untrusted) ++untrusted_frames;
-}
-
-void pop_frame() {
-    if (frames.size() > 0 && frames.pop().untrusted) --untrusted_frames;
-}
-
-// The innermost active untrusted function (for messages).
-Oid innermost_untrusted() {
-    for (int i = frames.size() - 1; i >= 0; --i) {
-        if (frames[i].untrusted) return frames[i].function;
-    }
-    return InvalidOid;
-}
-
-void check_column_defaults(Oid table, bool deletes = false);
-
-// Utilities another role's function may run in the session: none of them creates or changes an
-// object (a temporary table without expressions aside). Whatever such a function creates is owned
-// by the session user, so pgdp would trust it as that user's own code later (a view shadowing a
-// table name that makes releases and sends them out): DDL there is refused.
-// Constraints that evaluate no expression: NOT NULL, NULL, PRIMARY KEY, UNIQUE (without INCLUDE
-// expressions or a WHERE).
-bool plain_constraints(const List* constraints) {
-    ListCell* cell;
-    foreach (cell, constraints) {
-        const Constraint* constraint = lfirst_node(Constraint, cell);
-        switch (constraint->contype) {
-            case CONSTR_NULL:
-            case CONSTR_NOTNULL:
-            case CONSTR_PRIMARY:
-            case CONSTR_UNIQUE:
-                if (constraint->where_clause != nullptr || constraint->raw_expr != nullptr) return false;
-                break;
-            default:
-                return false;
-        }
-    }
-    return true;
-}
-
-bool in_pgdp_schema(Oid relation) {
-    const Oid schema = get_namespace_oid("pgdp", true);
-    return OidIsValid(relation) && OidIsValid(schema) && get_rel_namespace(relation) == schema;
-}
-
-// GRANT or REVOKE on objects that confer no pgdp power: not on functions (EXECUTE on
-// pgdp.set_budget makes a pgdp admin, whose code is trusted) and not on pgdp's schema or its
-// tables (budgets, grants).
-bool grants_no_pgdp_power(const GrantStmt* grant) {
-    switch (grant->objtype) {
-        case OBJECT_FUNCTION:
-        case OBJECT_PROCEDURE:
-        case OBJECT_ROUTINE:
-            return false;
-        default:
-            break;
-    }
-    ListCell* cell;
-    foreach (cell, grant->objects) {
-        const Node* object = static_cast<const Node*>(lfirst(cell));
-        if (IsA(object, String) && std::strcmp(strVal(object), "pgdp") == 0) return false;  // a schema
-        if (IsA(object, RangeVar) &&
-            in_pgdp_schema(RangeVarGetRelid(castNode(RangeVar, const_cast<Node*>(object)), NoLock, true)))
-            return false;
-    }
-    return true;
-}
-
-bool allowed_in_untrusted_frame(const Node* utility) {
-    switch (nodeTag(utility)) {
-        // Not PREPARE, DEALLOCATE, DECLARE or CLOSE: the session's prepared statements and cursors
-        // are the session user's (a replaced prepared statement would run as that user's own).
-        case T_VariableShowStmt:
-        case T_NotifyStmt:
-        case T_ListenStmt:
-        case T_UnlistenStmt:
-        case T_FetchStmt:
-        case T_ExecuteStmt:
-        case T_CopyStmt:
-        case T_CallStmt:
-        case T_DoStmt:
-        case T_LockStmt:
-        case T_TransactionStmt:
-        case T_DiscardStmt:
-        case T_DropStmt:
-        case T_TruncateStmt:
-            return true;
-        case T_VariableSetStmt:
-            // SET LOCAL ends with the transaction; a session-level SET (search_path) would outlive
-            // the function and steer the session user's later statements.
-            return castNode(VariableSetStmt, utility)->is_local;
-        case T_ExplainStmt: {
-            // EXPLAIN ANALYZE CREATE TABLE AS / MATERIALIZED VIEW creates objects.
-            const Node* explained = castNode(ExplainStmt, utility)->query;
-            return explained != nullptr && IsA(explained, Query) &&
-                   castNode(Query, explained)->commandType != CMD_UTILITY;
-        }
-        // Maintenance that creates no code: statistics, privileges on objects (not role
-        // membership: a role that may SET ROLE to the session user creates objects it owns),
-        // a materialized view's refresh (its query runs as its owner, where no release is made).
-        case T_VacuumStmt:
-        case T_RefreshMatViewStmt:
-            return true;
-        case T_GrantStmt:
-            return grants_no_pgdp_power(castNode(GrantStmt, utility));
-        // An index on plain columns: no expression or predicate runs user code on later writes.
-        case T_IndexStmt: {
-            const IndexStmt* index = castNode(IndexStmt, utility);
-            if (index->whereClause != nullptr || index->excludeOpNames != NIL) return false;
-            ListCell* cell;
-            foreach (cell, index->indexParams) {
-                if (lfirst_node(IndexElem, cell)->expr != nullptr) return false;
-            }
-            return true;
-        }
-        case T_CreateStmt: {
-            // A temporary table of plain columns; NOT NULL, PRIMARY KEY and UNIQUE evaluate no
-            // expression (no DEFAULT, CHECK, generated column, foreign key or exclusion).
-            const CreateStmt* create = castNode(CreateStmt, utility);
-            if (create->relation == nullptr || create->relation->relpersistence != RELPERSISTENCE_TEMP ||
-                create->inhRelations != NIL || create->ofTypename != nullptr ||
-                !plain_constraints(create->constraints)) {
-                return false;
-            }
-            ListCell* cell;
-            foreach (cell, create->tableElts) {
-                const Node* element = static_cast<const Node*>(lfirst(cell));
-                if (IsA(element, Constraint)) {
-                    if (!plain_constraints(list_make1(const_cast<Node*>(element)))) return false;
-                    continue;
-                }
-                if (!IsA(element, ColumnDef)) return false;
-                const ColumnDef* column = castNode(ColumnDef, element);
-                if (column->raw_default != nullptr || column->cooked_default != nullptr ||
-                    !plain_constraints(column->constraints)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        default:
-            return false;
-    }
-}
-
-// Utility statements running for a visible PORTAL_UTIL_SELECT portal (the extended protocol's).
-int stored_portal_utilities = 0;
-
-}  // namespace
-
-UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context) {
-    if (untrusted_frames > 0 && !allowed_in_untrusted_frame(statement->utilityStmt)) {
-        const Oid untrusted = innermost_untrusted();
-        const char* function = get_func_name(untrusted);
-        ereport(
-            ERROR,
-            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-             errmsg("function %s (owned by role \"%s\") may not create or change objects in a session of "
-                    "role \"%s\"",
-                    function != nullptr ? function : "?", role_name(function_owner(untrusted)),
-                    role_name(GetSessionUserId())),
-             errdetail("Objects it created would belong to role \"%s\", and pgdp would take them for that "
-                       "role's own code.",
-                       role_name(GetSessionUserId())),
-             errhint("Run such DDL as the function's owner, or ask a pgdp admin to own the function.")));
-    }
-    Oid procedure = InvalidOid;
-    if (IsA(statement->utilityStmt, CallStmt)) {
-        const FuncExpr* call = castNode(CallStmt, statement->utilityStmt)->funcexpr;
-        procedure = call != nullptr ? call->funcid : InvalidOid;
-    } else if (IsA(statement->utilityStmt, CopyStmt) && castNode(CopyStmt, statement->utilityStmt)->is_from &&
-               castNode(CopyStmt, statement->utilityStmt)->relation != nullptr) {
-        // COPY FROM evaluates the target's column defaults like an INSERT.
-        const Oid table =
-            RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && session_chargeable() && !is_trusted_author(relation_owner(table)))
-            check_column_defaults(table);
-    }
-    UtilityTrust entered{false, false};
-    entered.untrusted_call =
-        OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
-    if (entered.untrusted_call) push_frame(procedure, true);
-    entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
-                     ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
-    if (entered.stores) ++stored_portal_utilities;
-    return entered;
-}
-
-void leave_utility_trust(const UtilityTrust& entered) {
-    if (entered.untrusted_call) pop_frame();
-    if (entered.stores) --stored_portal_utilities;
-}
-
-// Also decides inlining: the planner does not inline a function that needs the hook, so the
-// body of an untrusted SQL function always runs under its frame. Procedures are not wrapped
-// (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
-bool function_needs_frame(Oid function) {
-    if (function < FirstNormalObjectId || is_procedure(function)) return false;
-    // Nothing to protect in a session that cannot be charged: called, and inlined, as without pgdp.
-    if (!session_chargeable()) return false;
-    return function_is_untrusted(function);
-}
-
-void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo) {
-    if (event == FHET_START) {
-        // A SECURITY DEFINER function has the hook in every session; it is a frame of untrusted code
-        // only where there is a budget to protect. May ereport: before the push.
-        const bool untrusted = session_chargeable() && function_is_untrusted(flinfo->fn_oid);
-        push_frame(flinfo->fn_oid, untrusted);
-    } else {
-        pop_frame();
-    }
-}
-
 namespace {}  // namespace
-
-bool running_for_stored_protocol_portal() { return stored_portal_utilities > 0; }
 
 namespace {
 
@@ -445,7 +154,7 @@ bool sets_session_setting(const Node* node) {
 // functions' statements, planned inside their frames, and its views, policies, rules and column
 // defaults in the session user's statements.
 [[noreturn]] void refuse_session_setting(const Author& author) {
-    const Oid untrusted = author.trusted ? innermost_untrusted() : InvalidOid;
+    const Oid untrusted = author.trusted ? innermost_untrusted_function() : InvalidOid;
     const char* function = OidIsValid(untrusted) ? get_func_name(untrusted) : nullptr;
     const char* code = OidIsValid(untrusted) ? psprintf("function %s (owned by role \"%s\")",
                                                         function != nullptr ? function : "?",
@@ -511,7 +220,8 @@ bool walk_for_releases(Node* node, void* context) {
     // 0.9's checks of other roles' code that changes settings or runs in constraints: only in a
     // session whose user could be charged (a budget or DP-only access), which is what they protect;
     // other sessions keep PostgreSQL's behaviour (issue 22 scopes the older rules the same way).
-    if ((!author.trusted || untrusted_frames > 0) && sets_session_setting(node) && session_user_may_release())
+    if ((!author.trusted || untrusted_frame_count() > 0) && sets_session_setting(node) &&
+        session_user_may_release())
         refuse_session_setting(author);
     if (IsA(node, CoerceToDomain) && session_user_may_release())
         check_domain_constraints(castNode(CoerceToDomain, node)->resulttype);
@@ -554,6 +264,8 @@ void walk_as(Node* node, Author author) { (void)walk_for_releases(node, &author)
                      name != nullptr ? quote_identifier(name) : "...")));
 }
 
+}  // namespace
+
 // The column defaults of a table another role owns: an INSERT (or UPDATE ... DEFAULT, COPY FROM)
 // evaluates them in the session.
 // Also its CHECK constraints and the WHEN conditions of its triggers, which the write evaluates too
@@ -581,6 +293,8 @@ void check_column_defaults(Oid table, bool deletes) {
     }
     RelationClose(relation);
 }
+
+namespace {
 
 void check_query_as(Query* query, Author author) {
     check_stack_depth();
@@ -676,8 +390,8 @@ void require_release_context(const char* aggregate_name, const PlannedStmt* stat
                        role_name(GetSessionUserId())),
              errhint("Make the release in a statement of its own.")));
     }
-    if (untrusted_frames > 0) {
-        const Oid untrusted = innermost_untrusted();
+    if (untrusted_frame_count() > 0) {
+        const Oid untrusted = innermost_untrusted_function();
         const Oid owner = function_owner(untrusted);
         const char* function = get_func_name(untrusted);
         ereport(
@@ -713,8 +427,8 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
 }
 
 void require_release_context_since(int charged_depth, const PlannedStmt* statement) {
-    if (untrusted_frames > 0) {
-        const Oid untrusted = innermost_untrusted();
+    if (untrusted_frame_count() > 0) {
+        const Oid untrusted = innermost_untrusted_function();
         const char* function = get_func_name(untrusted);
         ereport(ERROR,
                 (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

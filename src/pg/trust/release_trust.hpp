@@ -21,20 +21,10 @@ extern "C" {
 
 namespace pgdp::pg {
 
-// Function frames (needs_fmgr_hook, fmgr_hook): a function the session does not trust runs under
-// a frame, so releases and DDL inside it are refused; such a function is never inlined.
-bool function_needs_frame(Oid function);
-void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo);
-
-// ProcessUtility, before the utility runs: ereports (42501) for DDL under an untrusted frame and
-// for another role's column defaults a COPY FROM would evaluate; a CALL of an untrusted procedure
-// is a frame, a utility for a stored protocol portal is noted. hooks.cpp pairs enter and leave.
-struct UtilityTrust {
-    bool untrusted_call;
-    bool stores;
-};
-UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context);
-void leave_utility_trust(const UtilityTrust& entered);
+// The column defaults, CHECK constraints and trigger conditions of a table another role owns,
+// which a write evaluates in the session (deletes: the triggers' only): walked as that role's
+// code (ereports 42501).
+void check_column_defaults(Oid table, bool deletes = false);
 
 // ereports (42501) unless a release charged to the session user may be made here: by a statement
 // that runs (not code run while another is parsed, planned or bound), not in a
@@ -50,12 +40,5 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
 // Plan time: ereports (42501) if the query reaches a pgdp aggregate through a view, a rule or a
 // row-security policy owned by a role the session user does not trust.
 void check_query_authors(Query* query);
-
-// True while a utility statement (EXECUTE, FETCH, CALL, ...) runs for a portal of the extended
-// protocol that stores its whole result at the first fetch (PORTAL_UTIL_SELECT): the rows wait in
-// the portal, which SQL code of any role in the session can FETCH by name (pg_cursors lists it;
-// a refcursor '' names the unnamed one). Not for the simple protocol's portal, which sends them
-// at once.
-bool running_for_stored_protocol_portal();
 
 }  // namespace pgdp::pg

@@ -1,0 +1,29 @@
+// Function frames (docs/privacy.md "Threat model and release authority"): in a session that can be
+// charged, every call of a function the session does not trust runs under a frame (the fmgr hook;
+// such a function is never inlined), and while any frame is active no release is made and no
+// object created. The stack pairs FHET_START with FHET_END/FHET_ABORT (fmgr_security_definer does),
+// so it is LIFO.
+#pragma once
+
+#include "pg/base/postgres_headers.hpp"
+
+namespace pgdp::pg {
+
+// needs_fmgr_hook and fmgr_hook.
+bool function_needs_frame(Oid function);
+void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo);
+
+// A function the session does not trust: owned by a role other than the session user, an admin or
+// a superuser (a trigger function: not owned by an admin or superuser), and not in C or internal.
+// Verdicts are kept per backend, dropped at any change of a function, role or membership.
+bool function_is_untrusted(Oid function);
+
+// A frame pushed by pgdp itself (CALL of an untrusted procedure) and its pop.
+void push_frame(Oid function, bool untrusted);
+void pop_frame();
+
+// The active frames of untrusted functions, and the innermost one (for messages).
+int untrusted_frame_count();
+Oid innermost_untrusted_function();
+
+}  // namespace pgdp::pg

@@ -1,0 +1,202 @@
+#include "pg/trust/utility_trust.hpp"
+
+extern "C" {
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "tcop/pquery.h"
+#include "utils/lsyscache.h"
+#include "utils/portal.h"
+}
+
+#include <cstring>
+
+#include "pg/trust/authors.hpp"
+#include "pg/trust/chargeable_session.hpp"
+#include "pg/trust/function_frames.hpp"
+#include "pg/trust/release_trust.hpp"
+
+namespace pgdp::pg {
+namespace {
+
+// Constraints that evaluate no expression: NOT NULL, NULL, PRIMARY KEY, UNIQUE (without INCLUDE
+// expressions or a WHERE).
+bool plain_constraints(const List* constraints) {
+    ListCell* cell;
+    foreach (cell, constraints) {
+        const Constraint* constraint = lfirst_node(Constraint, cell);
+        switch (constraint->contype) {
+            case CONSTR_NULL:
+            case CONSTR_NOTNULL:
+            case CONSTR_PRIMARY:
+            case CONSTR_UNIQUE:
+                if (constraint->where_clause != nullptr || constraint->raw_expr != nullptr) return false;
+                break;
+            default:
+                return false;
+        }
+    }
+    return true;
+}
+
+bool in_pgdp_schema(Oid relation) {
+    const Oid schema = get_namespace_oid("pgdp", true);
+    return OidIsValid(relation) && OidIsValid(schema) && get_rel_namespace(relation) == schema;
+}
+
+// GRANT or REVOKE on objects that confer no pgdp power: not on functions (EXECUTE on
+// pgdp.set_budget makes a pgdp admin, whose code is trusted) and not on pgdp's schema or its
+// tables (budgets, grants).
+bool grants_no_pgdp_power(const GrantStmt* grant) {
+    switch (grant->objtype) {
+        case OBJECT_FUNCTION:
+        case OBJECT_PROCEDURE:
+        case OBJECT_ROUTINE:
+            return false;
+        default:
+            break;
+    }
+    ListCell* cell;
+    foreach (cell, grant->objects) {
+        const Node* object = static_cast<const Node*>(lfirst(cell));
+        if (IsA(object, String) && std::strcmp(strVal(object), "pgdp") == 0) return false;  // a schema
+        if (IsA(object, RangeVar) &&
+            in_pgdp_schema(RangeVarGetRelid(castNode(RangeVar, const_cast<Node*>(object)), NoLock, true)))
+            return false;
+    }
+    return true;
+}
+
+// Utilities another role's function may run in the session: none of them creates or changes an
+// object (a temporary table without expressions aside). Whatever such a function creates is owned
+// by the session user, so pgdp would trust it as that user's own code later (a view shadowing a
+// table name that makes releases and sends them out): DDL there is refused.
+bool allowed_in_untrusted_frame(const Node* utility) {
+    switch (nodeTag(utility)) {
+        // Not PREPARE, DEALLOCATE, DECLARE or CLOSE: the session's prepared statements and cursors
+        // are the session user's (a replaced prepared statement would run as that user's own).
+        case T_VariableShowStmt:
+        case T_NotifyStmt:
+        case T_ListenStmt:
+        case T_UnlistenStmt:
+        case T_FetchStmt:
+        case T_ExecuteStmt:
+        case T_CopyStmt:
+        case T_CallStmt:
+        case T_DoStmt:
+        case T_LockStmt:
+        case T_TransactionStmt:
+        case T_DiscardStmt:
+        case T_DropStmt:
+        case T_TruncateStmt:
+            return true;
+        case T_VariableSetStmt:
+            // SET LOCAL ends with the transaction; a session-level SET (search_path) would outlive
+            // the function and steer the session user's later statements.
+            return castNode(VariableSetStmt, utility)->is_local;
+        case T_ExplainStmt: {
+            // EXPLAIN ANALYZE CREATE TABLE AS / MATERIALIZED VIEW creates objects.
+            const Node* explained = castNode(ExplainStmt, utility)->query;
+            return explained != nullptr && IsA(explained, Query) &&
+                   castNode(Query, explained)->commandType != CMD_UTILITY;
+        }
+        // Maintenance that creates no code: statistics, privileges on objects (not role
+        // membership: a role that may SET ROLE to the session user creates objects it owns),
+        // a materialized view's refresh (its query runs as its owner, where no release is made).
+        case T_VacuumStmt:
+        case T_RefreshMatViewStmt:
+            return true;
+        case T_GrantStmt:
+            return grants_no_pgdp_power(castNode(GrantStmt, utility));
+        // An index on plain columns: no expression or predicate runs user code on later writes.
+        case T_IndexStmt: {
+            const IndexStmt* index = castNode(IndexStmt, utility);
+            if (index->whereClause != nullptr || index->excludeOpNames != NIL) return false;
+            ListCell* cell;
+            foreach (cell, index->indexParams) {
+                if (lfirst_node(IndexElem, cell)->expr != nullptr) return false;
+            }
+            return true;
+        }
+        case T_CreateStmt: {
+            // A temporary table of plain columns; NOT NULL, PRIMARY KEY and UNIQUE evaluate no
+            // expression (no DEFAULT, CHECK, generated column, foreign key or exclusion).
+            const CreateStmt* create = castNode(CreateStmt, utility);
+            if (create->relation == nullptr || create->relation->relpersistence != RELPERSISTENCE_TEMP ||
+                create->inhRelations != NIL || create->ofTypename != nullptr ||
+                !plain_constraints(create->constraints)) {
+                return false;
+            }
+            ListCell* cell;
+            foreach (cell, create->tableElts) {
+                const Node* element = static_cast<const Node*>(lfirst(cell));
+                if (IsA(element, Constraint)) {
+                    if (!plain_constraints(list_make1(const_cast<Node*>(element)))) return false;
+                    continue;
+                }
+                if (!IsA(element, ColumnDef)) return false;
+                const ColumnDef* column = castNode(ColumnDef, element);
+                if (column->raw_default != nullptr || column->cooked_default != nullptr ||
+                    !plain_constraints(column->constraints)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        default:
+            return false;
+    }
+}
+
+// Utility statements running for a visible PORTAL_UTIL_SELECT portal (the extended protocol's).
+int stored_portal_utilities = 0;
+
+}  // namespace
+
+UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context) {
+    if (untrusted_frame_count() > 0 && !allowed_in_untrusted_frame(statement->utilityStmt)) {
+        const Oid untrusted = innermost_untrusted_function();
+        const char* function = get_func_name(untrusted);
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("function %s (owned by role \"%s\") may not create or change objects in a session of "
+                    "role \"%s\"",
+                    function != nullptr ? function : "?", role_name(function_owner(untrusted)),
+                    role_name(GetSessionUserId())),
+             errdetail("Objects it created would belong to role \"%s\", and pgdp would take them for that "
+                       "role's own code.",
+                       role_name(GetSessionUserId())),
+             errhint("Run such DDL as the function's owner, or ask a pgdp admin to own the function.")));
+    }
+    Oid procedure = InvalidOid;
+    if (IsA(statement->utilityStmt, CallStmt)) {
+        const FuncExpr* call = castNode(CallStmt, statement->utilityStmt)->funcexpr;
+        procedure = call != nullptr ? call->funcid : InvalidOid;
+    } else if (IsA(statement->utilityStmt, CopyStmt) && castNode(CopyStmt, statement->utilityStmt)->is_from &&
+               castNode(CopyStmt, statement->utilityStmt)->relation != nullptr) {
+        // COPY FROM evaluates the target's column defaults like an INSERT.
+        const Oid table =
+            RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
+        if (OidIsValid(table) && session_chargeable() && !is_trusted_author(relation_owner(table)))
+            check_column_defaults(table);
+    }
+    UtilityTrust entered{false, false};
+    entered.untrusted_call =
+        OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
+    if (entered.untrusted_call) push_frame(procedure, true);
+    entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
+                     ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
+    if (entered.stores) ++stored_portal_utilities;
+    return entered;
+}
+
+void leave_utility_trust(const UtilityTrust& entered) {
+    if (entered.untrusted_call) pop_frame();
+    if (entered.stores) --stored_portal_utilities;
+}
+
+bool running_for_stored_protocol_portal() { return stored_portal_utilities > 0; }
+
+}  // namespace pgdp::pg
