@@ -7,7 +7,7 @@
 # node-postgres for the dashboard client's test: scripts/node.sh, PGDP_NODE_PG).
 #
 # Ends with one line `pgdp: N passed, N failed, N skipped` (GoogleTest tests + pg_regress tests +
-# TAP test files + PostgreSQL's own regression suite with and without pgdp, one test; a step that cannot run at all counts as one failure; a TAP file that skips all
+# TAP test files; a step that cannot run at all counts as one failure; a TAP file that skips all
 # its tests is skipped, not passed, and its reason is printed) and exits non-zero on any failure.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -230,23 +230,6 @@ else
     cp -r "$taproot/tmp_check/log" "$LOGDIR/tap" 2>/dev/null || true
     rm -rf "$taproot"
     log "TAP: $((SECONDS - t0)) s"
-fi
-
-# PostgreSQL's own regression suite with pgdp preloaded and installed, against a run without pgdp
-# (scripts/postgres-regress.sh): one test. PGDP_SKIP_POSTGRES_REGRESS=1 skips it (said so).
-section "PostgreSQL's regression suite"
-if [ "${PGDP_SKIP_POSTGRES_REGRESS:-0}" = 1 ]; then
-    step_skipped "PostgreSQL's regression suite (PGDP_SKIP_POSTGRES_REGRESS=1)"
-else
-    t0=$SECONDS
-    if timeout -k 10 "$REGRESS_TIMEOUT" bash scripts/postgres-regress.sh >"$LOGDIR/postgres-regress.log" 2>&1; then
-        PASSED=$((PASSED + 1))
-    else
-        tail -n 40 "$LOGDIR/postgres-regress.log"
-        step_failed "postgres-regress (build/postgres-regress/runs)"
-    fi
-    grep -E '^==> postgres-regress' "$LOGDIR/postgres-regress.log" | tail -n 3
-    log "postgres-regress: $((SECONDS - t0)) s"
 fi
 
 summary

@@ -1,5 +1,5 @@
--- Specifies: sessions that cannot be charged (no budget, no DP-only access) run as without pgdp,
--- and pgdp's bookkeeping of any session never changes how a transaction behaves (stage: trust,
+-- Specifies: pgdp's bookkeeping of a session never changes how a transaction behaves, and the
+-- utilities another role's function may run in any session (stage: trust, trust/utility_trust,
 -- trust/chargeable_session). test/regress.conf preloads pg_stat_statements too (query ids set).
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
@@ -26,8 +26,8 @@ SHOW transaction_isolation;
 COMMIT;
 RESET SESSION AUTHORIZATION;
 
--- Another role's SECURITY DEFINER maintenance function that runs DDL: fine for a session that
--- cannot be charged (its objects belong to the function's owner, pgdp has nothing to protect).
+-- Another role's SECURITY DEFINER maintenance function that creates an index on plain columns and
+-- runs ANALYZE: allowed under its frame (nothing it creates can run code).
 SET SESSION AUTHORIZATION inert_owner;
 CREATE TABLE inert_owner.items (id int);
 CREATE FUNCTION inert_owner.add_index() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
@@ -44,7 +44,9 @@ GRANT SELECT ON inert_owner.items TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION inert_user;
 SELECT inert_owner.add_index() AS user_without_budget;
--- Inlined as without pgdp: the plan scans the table directly (no Function Scan).
+-- Another role's SQL function runs under its frame in every session, so it is not inlined (a
+-- Function Scan): 0.10's first form skipped the rules for sessions without a budget and was
+-- withdrawn (docs/privacy.md "Sessions that cannot be charged").
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
 -- For a session that can be charged, utilities that create no code are allowed under another
@@ -87,7 +89,7 @@ EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
 DROP SCHEMA inert_analyst CASCADE;
 
--- A budget granted while the session runs: from the next statement on, the rules apply.
+-- A budget granted while the session runs changes nothing of the above.
 SET SESSION AUTHORIZATION inert_user;
 SELECT inert_owner.add_index() AS before_the_budget;
 RESET SESSION AUTHORIZATION;

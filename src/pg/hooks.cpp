@@ -3,7 +3,7 @@
 // the folders named in docs/architecture.md ("Life of a query"). Each hook calls the hook that was
 // installed before pgdp (another module's) or PostgreSQL's standard function, never both.
 // Every statement-level hook first refreshes whether the session can be charged
-// (trust/chargeable_session.hpp): in a session that cannot, the trust stages do nothing.
+// (trust/chargeable_session.hpp), which the statistics and the seal stages ask.
 //
 //   post_parse_analyze  statistics: clear the query id in sessions that could be charged
 //   planner             trust: refuse other roles' code that reaches releases; planning: the one

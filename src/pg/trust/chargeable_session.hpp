@@ -1,15 +1,11 @@
-// Whether this session could be charged (docs/privacy.md "Inert where unused"). pgdp's
-// release-authority rules protect a role's budget from other roles' code; a session whose user has
-// no budget and no DP-only access in this database has nothing to protect, so pgdp changes nothing
-// for it: no frames around other roles' functions (they are inlined as without pgdp), no plan-time
-// author checks, no refusals of other roles' utilities.
+// Whether this session could be charged (docs/privacy.md "Sessions that cannot be charged"): its
+// session user has a budget or DP-only access in this database. pgdp's statistics and seal ask it
+// at every statement; the release-authority rules apply in every session regardless.
 //
 // The answer is kept per backend and session user. It is asked again after a change that can turn
 // it: a role's budget or grant added or removed (a trigger on pgdp.budgets and pgdp.access_grants
 // sends a relcache invalidation of those tables), pgdp's schema created or dropped, another session
-// user (SET SESSION AUTHORIZATION). When it turns to "chargeable", the plans and catalog caches
-// built without the rules are dropped (their inlined functions and function calls without frames),
-// before anything runs under the new answer.
+// user (SET SESSION AUTHORIZATION).
 #pragma once
 
 #include "pg/base/postgres_headers.hpp"

@@ -119,16 +119,12 @@ int untrusted_frame_count() { return untrusted_frames; }
 // (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
 bool function_needs_frame(Oid function) {
     if (function < FirstNormalObjectId || is_procedure(function)) return false;
-    // Nothing to protect in a session that cannot be charged: called, and inlined, as without pgdp.
-    if (!session_chargeable()) return false;
     return function_is_untrusted(function);
 }
 
 void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo) {
     if (event == FHET_START) {
-        // A SECURITY DEFINER function has the hook in every session; it is a frame of untrusted code
-        // only where there is a budget to protect. May ereport: before the push.
-        const bool untrusted = session_chargeable() && function_is_untrusted(flinfo->fn_oid);
+        const bool untrusted = function_is_untrusted(flinfo->fn_oid);  // may ereport: before the push
         push_frame(flinfo->fn_oid, untrusted);
     } else {
         pop_frame();

@@ -179,12 +179,10 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
         // COPY FROM evaluates the target's column defaults like an INSERT.
         const Oid table =
             RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && session_chargeable() && !is_trusted_author(relation_owner(table)))
-            check_column_defaults(table);
+        if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
     }
     UtilityTrust entered{false, false};
-    entered.untrusted_call =
-        OidIsValid(procedure) && session_chargeable() && function_is_untrusted(procedure);
+    entered.untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
     if (entered.untrusted_call) push_frame(procedure, true);
     entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
                      ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
