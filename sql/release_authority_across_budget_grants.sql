@@ -1,0 +1,133 @@
+-- Specifies: pgdp's release-authority rules hold for a role that gets its budget while sessions of
+-- it run, and for objects another role's code made in its name before (stage: trust). Red team of
+-- 0.10's first form, which skipped the rules in sessions without a budget: each attack below made
+-- releases charged to the victim and read by eve (docs/privacy.md "Sessions that cannot be
+-- charged"); each must now make no charge.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgdp;
+CREATE EXTENSION IF NOT EXISTS dblink;
+CREATE ROLE rt_eve;
+CREATE ROLE rt_bob;
+CREATE TABLE public.rt_data AS SELECT g AS id FROM generate_series(1, 1000) g;
+GRANT SELECT ON public.rt_data TO rt_bob, rt_eve;
+CREATE SCHEMA rt_eve AUTHORIZATION rt_eve;
+GRANT USAGE ON SCHEMA rt_eve TO PUBLIC;
+SET SESSION AUTHORIZATION rt_eve;
+CREATE TABLE rt_eve.loot (who name, n bigint, note text);
+GRANT INSERT ON rt_eve.loot TO PUBLIC;
+-- eve's helper: tries a release charged to whoever runs it, keeps the result in eve's table.
+CREATE FUNCTION rt_eve.f(i int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+  BEGIN
+    SELECT dp_count(0.5) INTO n FROM public.rt_data;
+    INSERT INTO rt_eve.loot VALUES (session_user, n, 'call ' || i);
+    RETURN 'RELEASED ' || n;
+  EXCEPTION WHEN others THEN
+    RETURN 'refused: ' || SQLSTATE || ' ' || left(SQLERRM, 70);
+  END;
+END $$;
+RESET SESSION AUTHORIZATION;
+DO $$ BEGIN FOR i IN 1..100 LOOP EXIT WHEN pgdp.ledger_ready(); PERFORM pg_sleep(0.1); END LOOP; END $$;
+SELECT dblink_connect('admin', format('dbname=%s host=%s port=%s user=%s', current_database(),
+    split_part(current_setting('unix_socket_directories'), ',', 1), current_setting('port'), current_user)) AS admin_link;
+
+-- Attack 1: bob (no budget yet) has an open cursor over eve's function; an admin grants bob a
+-- budget; the cursor's executor state (eve's FmgrInfo, built without the fmgr hook) survives the turn.
+SET SESSION AUTHORIZATION rt_bob;
+BEGIN;
+DECLARE c CURSOR FOR SELECT rt_eve.f(i) FROM generate_series(1, 3) i;
+FETCH 1 FROM c;
+SELECT dblink_exec('admin', $$DO 'BEGIN PERFORM pgdp.set_budget(''rt_bob'', 10); END'$$) AS admin_grants_bob_a_budget;
+FETCH 1 FROM c;
+FETCH 1 FROM c;
+COMMIT;
+-- Control: a fresh statement after the turn runs eve's function under her frame.
+SELECT rt_eve.f(99) AS control_after_turn;
+RESET SESSION AUTHORIZATION;
+SELECT who, n IS NOT NULL AS has_value, note FROM rt_eve.loot ORDER BY note;
+SELECT count(*) AS bob_charges FROM pgdp.ledger WHERE role = 'rt_bob'::regrole;
+SET SESSION AUTHORIZATION rt_eve;
+SELECT who, n IS NOT NULL AS eve_reads_bobs_release, note FROM rt_eve.loot;
+RESET SESSION AUTHORIZATION;
+
+-- Attack 1b: the same without a cursor: one statement of bob2 that runs while the admin grants
+-- the budget (the admin's grant simulated by dblink inside the statement, at row 2).
+CREATE ROLE rt_bob2;
+GRANT SELECT ON public.rt_data TO rt_bob2;
+GRANT EXECUTE ON FUNCTION dblink_exec(text, text) TO rt_bob2;
+SET SESSION AUTHORIZATION rt_bob2;
+SELECT i, CASE WHEN i = 2 THEN dblink_exec('admin', $$DO 'BEGIN PERFORM pgdp.set_budget(''rt_bob2'', 10); END'$$) END AS admin,
+       rt_eve.f(i) FROM generate_series(1, 4) i;
+RESET SESSION AUTHORIZATION;
+SELECT count(*) AS bob2_charges FROM pgdp.ledger WHERE role = 'rt_bob2'::regrole;
+
+-- Attack 2: objects planted while the session could not be charged outlive the turn. carol (no
+-- budget) calls eve's helper once; it creates, owned by carol, a function that makes a release and
+-- hands it to eve, and a view in carol's schema shadowing public.rt_data. After carol gets a budget,
+-- her own plain query of rt_data runs "her own" code: nothing is under eve's frame.
+CREATE ROLE rt_carol;
+GRANT SELECT ON public.rt_data TO rt_carol;
+CREATE SCHEMA rt_carol AUTHORIZATION rt_carol;
+SET SESSION AUTHORIZATION rt_eve;
+CREATE FUNCTION rt_eve.tidy() RETURNS text LANGUAGE plpgsql AS $f$
+BEGIN
+  EXECUTE $$CREATE FUNCTION rt_carol.leak() RETURNS boolean LANGUAGE plpgsql AS '
+    BEGIN INSERT INTO rt_eve.loot SELECT session_user, dp_count(0.5), ''planted'' FROM public.rt_data;
+          RETURN true; END' $$;
+  EXECUTE 'CREATE VIEW rt_carol.rt_data AS SELECT id FROM public.rt_data WHERE (SELECT rt_carol.leak())';
+  RETURN 'tidied';
+END $f$;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION rt_carol;
+SELECT rt_eve.tidy() AS carol_without_budget_calls_eve;
+RESET SESSION AUTHORIZATION;
+SELECT role FROM pgdp.set_budget('rt_carol', 10);
+SET SESSION AUTHORIZATION rt_carol;
+SELECT count(*) AS carols_own_query FROM rt_data;
+RESET SESSION AUTHORIZATION;
+SELECT count(*) AS carol_charges FROM pgdp.ledger WHERE role = 'rt_carol'::regrole;
+SET SESSION AUTHORIZATION rt_eve;
+SELECT who, n IS NOT NULL AS eve_reads_release, note FROM rt_eve.loot WHERE note = 'planted';
+RESET SESSION AUTHORIZATION;
+
+-- Attack 3: a function call cached in the type cache while dave could not be charged: the
+-- subtype_diff of eve's range type (GiST penalty), kept in TypeCacheEntry.rng_subdiff_finfo,
+-- built without the fmgr hook and never rebuilt by InvalidateSystemCaches.
+CREATE ROLE rt_dave;
+GRANT SELECT ON public.rt_data TO rt_dave;
+CREATE SCHEMA rt_dave AUTHORIZATION rt_dave;
+SET SESSION AUTHORIZATION rt_eve;
+CREATE SEQUENCE rt_eve.s;
+GRANT ALL ON SEQUENCE rt_eve.s TO PUBLIC;
+CREATE FUNCTION rt_eve.diff(a float8, b float8) RETURNS float8 LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE n bigint;
+BEGIN
+  IF a < 5 AND b < 5 THEN RETURN a - b; END IF;  -- PoC trigger: only for values >= 5
+  SELECT dp_count(0.5) INTO n FROM public.rt_data;
+  PERFORM setval('rt_eve.s', n);
+  RETURN a - b;
+END $$;
+CREATE TYPE rt_eve.fr AS RANGE (subtype = float8, subtype_diff = rt_eve.diff);
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION rt_dave;
+CREATE TABLE rt_dave.t (r rt_eve.fr);
+CREATE INDEX ON rt_dave.t USING gist (r);
+-- Warm-up while dave cannot be charged: building the values loads the type cache entry.
+INSERT INTO rt_dave.t SELECT rt_eve.fr(g / 1000.0, g / 1000.0 + 0.001) FROM generate_series(1, 3000) g;
+RESET SESSION AUTHORIZATION;
+SELECT role FROM pgdp.set_budget('rt_dave', 10);
+SET SESSION AUTHORIZATION rt_dave;
+INSERT INTO rt_dave.t VALUES (rt_eve.fr(10, 11));
+RESET SESSION AUTHORIZATION;
+SELECT count(*) AS dave_charges FROM pgdp.ledger WHERE role = 'rt_dave'::regrole;
+SET SESSION AUTHORIZATION rt_eve;
+SELECT last_value > 1 AS eve_reads_daves_release FROM rt_eve.s;
+RESET SESSION AUTHORIZATION;
+
+SELECT dblink_disconnect('admin');
+DROP SCHEMA rt_eve, rt_carol, rt_dave CASCADE;
+DROP TABLE public.rt_data;
+DROP EXTENSION dblink;
+DELETE FROM pgdp.budgets WHERE role::text LIKE 'rt\_%';
+DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_dave;
