@@ -9,8 +9,8 @@
 //   planner             trust: refuse other roles' code that reaches releases; planning: the one
 //                       analysis (no pgdp call: the plan and the seal only), the fingerprint,
 //                       the distributed and person-level rewrites; the plan; plan marks; the seal
-//   ExecutorStart       seal; statistics; the executor state; a release plan made before the
-//                       session could be charged refused; DP-only access, EXPLAIN refusals;
+//   ExecutorStart       seal; statistics; the executor state; a release in a session that missed
+//                       its budget refused; DP-only access, EXPLAIN refusals;
 //                       the cache's answer or the charge (each authorized by execution/authorize)
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
 //   ExecutorFinish      running statement (AFTER triggers run here)

@@ -7,7 +7,6 @@ extern "C" {
 #include "commands/trigger.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
-#include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -24,15 +23,9 @@ struct Decision {
     bool chargeable;
 };
 Decision decision{false, InvalidOid, true};
-// Set once a decision said "not chargeable": plans and caches may since hold what the rules would
-// not have built (inlined functions of other roles, their calls without a frame).
-bool built_without_rules = false;
 Oid budgets_table = InvalidOid;
 Oid grants_table = InvalidOid;
 bool callbacks_registered = false;
-// The last refresh turned the answer to chargeable: what was planned before it was planned
-// without the rules.
-bool turned_by_last_refresh = false;
 
 // InvalidOid: every relation (a reset of the caches). pgdp's tables: a trigger of 0.10 sends this
 // invalidation when a role's budget or grant is added or removed.
@@ -89,19 +82,8 @@ bool refresh_chargeable_session() {
         callbacks_registered = true;
     }
     const Oid user = GetSessionUserId();
-    turned_by_last_refresh = false;
     if (decision.valid && decision.user == user) return decision.chargeable;
     const bool chargeable = decide_from_catalog();
-    if (chargeable && built_without_rules) {
-        turned_by_last_refresh = true;
-        // Plans are planned again, catalog caches (and the function calls they keep: type
-        // comparisons, index support) are built again, now under the rules. Before the decision
-        // is kept: the reset also reaches forget_on_relation_change.
-        ResetPlanCache();
-        InvalidateSystemCaches();
-        built_without_rules = false;
-    }
-    if (!chargeable) built_without_rules = true;
     decision = Decision{true, user, chargeable};
     return chargeable;
 }
@@ -112,18 +94,17 @@ bool session_chargeable() {
 }
 
 void require_rules_since_planning() {
-    if (!turned_by_last_refresh && session_chargeable()) return;
-    if (!turned_by_last_refresh && !decide_from_catalog()) return;  // no budget: the ledger refuses
-    decision.valid = false;  // the next statement decides afresh (and is planned under the rules)
+    if (session_chargeable() || !decide_from_catalog()) return;  // no budget: the ledger refuses
+    decision.valid = false;                                      // the next statement decides afresh
     ereport(
         ERROR,
         (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
          errmsg("pgdp cannot release in this statement: role \"%s\" got a privacy budget or DP-only access "
                 "after it was planned",
                 GetUserNameFromId(GetSessionUserId(), false)),
-         errdetail("Statements planned while the role could not be charged skip pgdp's release-authority "
-                   "checks. Nothing was released or charged."),
-         errhint("Run the statement again; it is planned again under the checks.")));
+         errdetail("Its statistics and server messages were handled as for a role that cannot be charged. "
+                   "Nothing was released or charged."),
+         errhint("Run the statement again.")));
 }
 
 void announce_chargeable_roles_changed(Oid table) { CacheInvalidateRelcacheByRelid(table); }

@@ -13,18 +13,17 @@
 namespace pgdp::pg {
 
 // At the start of every statement-level hook (parse analysis, planning, ExecutorStart,
-// ProcessUtility), inside a transaction: re-decides if the answer may have changed, and drops the
-// caches built without the rules if it turned to chargeable. Returns the answer.
+// ProcessUtility), inside a transaction: re-decides if the answer may have changed. Returns it.
 bool refresh_chargeable_session();
 
 // The answer as last decided; true (the rules apply: fail closed) before the first decision of
 // this session user, or while it may be stale. Never reads the catalog: safe in every hook.
 bool session_chargeable();
 
-// Before a release plan's charge: ereports (40001, nothing charged) if the plan may have been made
-// without the rules (the answer turned to chargeable only when this execution started), or if the
-// answer says "cannot be charged" but the catalog has a budget or grant for the session user now
-// (one committed after the answer, or added with the trigger disabled). Running it again works.
+// Before a release plan's charge: ereports (40001, nothing charged) if the kept answer says "cannot
+// be charged" but the catalog has a budget or grant for the session user now (one added with the
+// trigger disabled): the statement's statistics and messages were handled by the stale answer.
+// Running it again works.
 void require_rules_since_planning();
 
 // A budget or grant was added or removed in `table` (pgdp.budgets, pgdp.access_grants): every

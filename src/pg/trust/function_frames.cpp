@@ -13,7 +13,6 @@ extern "C" {
 
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
-#include "pg/trust/chargeable_session.hpp"
 
 namespace pgdp::pg {
 namespace {

@@ -2,7 +2,6 @@
 #include "pg/base/pg_compat.hpp"
 
 #include <cstring>
-#include "pg/trust/chargeable_session.hpp"
 
 extern "C" {
 #include "nodes/execnodes.h"

@@ -13,7 +13,6 @@ extern "C" {
 #include <cstring>
 
 #include "pg/trust/authors.hpp"
-#include "pg/trust/chargeable_session.hpp"
 #include "pg/trust/function_frames.hpp"
 #include "pg/trust/release_trust.hpp"
 
