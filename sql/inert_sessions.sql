@@ -1,6 +1,7 @@
--- Specifies: pgdp's bookkeeping of a session never changes how a transaction behaves, and the
--- utilities another role's function may run in any session (stage: trust, trust/utility_trust,
--- trust/chargeable_session). test/regress.conf preloads pg_stat_statements too (query ids set).
+-- Specifies: pgdp's bookkeeping of a session never changes how a transaction behaves; in a session
+-- that cannot be charged other roles' code runs as without pgdp (inlined, no frame, no refusal) but
+-- may not plant code in the session user's name; in one that can, the utilities another role's
+-- function may run (stage: trust, trust/utility_trust, trust/chargeable_session). test/regress.conf preloads pg_stat_statements too (query ids set).
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE inert_owner;
@@ -44,9 +45,8 @@ GRANT SELECT ON inert_owner.items TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION inert_user;
 SELECT inert_owner.add_index() AS user_without_budget;
--- Another role's SQL function runs under its frame in every session, so it is not inlined (a
--- Function Scan): 0.10's first form skipped the rules for sessions without a budget and was
--- withdrawn (docs/privacy.md "Sessions that cannot be charged").
+-- In a session that cannot be charged another role's SQL function is inlined as without pgdp (a
+-- scan of its table, not a Function Scan).
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
 -- For a session that can be charged, utilities that create no code are allowed under another
@@ -88,6 +88,35 @@ SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
 DROP SCHEMA inert_analyst CASCADE;
+
+-- The same function in the session of a role that cannot be charged: what PostgreSQL allows runs
+-- as without pgdp, except what would plant code in inert_user's name (a function, a view, a rule,
+-- a policy, membership in inert_user), which pgdp would take for inert_user's own code once it has a
+-- budget (docs/privacy.md "Sessions that cannot be charged"). A temporary view ends with the
+-- session; inert_user's own statements create anything.
+CREATE SCHEMA inert_user AUTHORIZATION inert_user;
+SET SESSION AUTHORIZATION inert_user;
+CREATE TABLE inert_user.own (id int);
+SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
+    ('CREATE TABLE inert_user.made (id int DEFAULT 1 CHECK (id > 0))'),
+    ('CREATE TEMP TABLE defaulted (id int DEFAULT 1)'),
+    ('CREATE INDEX ON inert_user.own ((id + 1))'),
+    ('CREATE TEMP VIEW tv AS SELECT 1 AS one'),
+    ('PREPARE inert_p AS SELECT 1'),
+    ('SET search_path = inert_owner, public'),
+    ('GRANT SELECT ON inert_user.own TO inert_owner'),
+    -- refused:
+    ('CREATE FUNCTION inert_user.f() RETURNS int LANGUAGE sql AS ''SELECT 1'''),
+    ('CREATE VIEW inert_user.v AS SELECT 1 AS one'),
+    ('CREATE RULE r AS ON INSERT TO inert_user.own DO ALSO NOTIFY inert'),
+    ('CREATE POLICY p ON inert_user.own USING (true)'),
+    ('GRANT inert_user TO inert_owner')
+) c(command);
+RESET search_path;
+CREATE FUNCTION inert_user.f() RETURNS int LANGUAGE sql AS 'SELECT 1';
+SELECT inert_user.f() AS own_function_created_directly;
+RESET SESSION AUTHORIZATION;
+DROP SCHEMA inert_user CASCADE;
 
 -- A budget granted while the session runs changes nothing of the above.
 SET SESSION AUTHORIZATION inert_user;

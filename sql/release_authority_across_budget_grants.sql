@@ -1,8 +1,11 @@
--- Specifies: pgdp's release-authority rules hold for a role that gets its budget while sessions of
--- it run, and for objects another role's code made in its name before (stage: trust). Red team of
+-- Specifies: a role that gets its budget while sessions of it run is charged for nothing that ran
+-- in them without pgdp's release-authority rules, and for no code another role's code made in its
+-- name before (stage: trust, trust/chargeable_session, trust/utility_trust). Red team round 14 of
 -- 0.10's first form, which skipped the rules in sessions without a budget: each attack below made
 -- releases charged to the victim and read by eve (docs/privacy.md "Sessions that cannot be
--- charged"); each must now make no charge.
+-- charged"); each must now make no charge. Sessions without a budget still skip the rules: a
+-- release planned there is refused (40001) and a backend that ran eve's code there makes no release
+-- (55000); code run by eve's code may not plant code in the victim's name (42501).
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE EXTENSION IF NOT EXISTS dblink;
@@ -42,7 +45,7 @@ SELECT dblink_exec('admin', $$DO 'BEGIN PERFORM pgdp.set_budget(''rt_bob'', 10);
 FETCH 1 FROM c;
 FETCH 1 FROM c;
 COMMIT;
--- Control: a fresh statement after the turn runs eve's function under her frame.
+-- Control: a fresh statement after the turn: the backend ran eve's code without the rules.
 SELECT rt_eve.f(99) AS control_after_turn;
 RESET SESSION AUTHORIZATION;
 SELECT who, n IS NOT NULL AS has_value, note FROM rt_eve.loot ORDER BY note;
@@ -125,9 +128,58 @@ SET SESSION AUTHORIZATION rt_eve;
 SELECT last_value > 1 AS eve_reads_daves_release FROM rt_eve.s;
 RESET SESSION AUTHORIZATION;
 
+-- Attack 2b: the other ways eve's code could leave code in carol2's name while she has no budget:
+-- her own function's search_path, a rule, a policy, an operator, an owner change, membership in
+-- carol2 (PostgreSQL 15 lets a session user grant its own role), an aggregate, a materialized view.
+-- Each is refused; a SECURITY DEFINER function of eve creates in eve's own name (allowed).
+CREATE ROLE rt_carol2;
+CREATE SCHEMA rt_carol2 AUTHORIZATION rt_carol2;
+GRANT rt_eve TO rt_carol2;  -- so that eve's objects can be handed to carol2 (ALTER ... OWNER)
+SET SESSION AUTHORIZATION rt_eve;
+CREATE FUNCTION rt_eve.run(command text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE command;
+    RETURN 'ok';
+EXCEPTION WHEN insufficient_privilege THEN
+    RETURN 'refused: ' || SQLSTATE;
+END $$;
+CREATE FUNCTION rt_eve.own_plant() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+    CREATE FUNCTION rt_eve.made_by_eve() RETURNS int LANGUAGE sql AS 'SELECT 1';
+    RETURN 'created in eve''s name';
+END $$;
+CREATE FUNCTION rt_eve.gift() RETURNS int LANGUAGE sql AS 'SELECT 2';
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION rt_carol2;
+CREATE TABLE rt_carol2.t (id int);
+CREATE FUNCTION rt_carol2.mine() RETURNS int LANGUAGE sql AS 'SELECT 1';
+SELECT command, rt_eve.run(command) AS outcome FROM (VALUES
+    ('ALTER FUNCTION rt_carol2.mine() SET search_path = rt_eve'),
+    ('CREATE RULE r AS ON INSERT TO rt_carol2.t DO ALSO NOTIFY rt'),
+    ('CREATE POLICY p ON rt_carol2.t USING (true)'),
+    ('CREATE OPERATOR rt_carol2.+ (FUNCTION = int4pl, LEFTARG = int, RIGHTARG = int)'),
+    ('ALTER FUNCTION rt_eve.gift() OWNER TO rt_carol2'),
+    ('GRANT rt_carol2 TO rt_eve'),
+    ('CREATE AGGREGATE rt_carol2.agg(int) (SFUNC = int4pl, STYPE = int)'),
+    ('CREATE MATERIALIZED VIEW rt_carol2.mv AS SELECT 1 AS one'),
+    ('CREATE SCHEMA rt_c2 CREATE VIEW v AS SELECT 1 AS one')
+) c(command);
+SELECT rt_eve.own_plant() AS eve_definer_function;
+SELECT pg_get_userbyid(proowner) AS gift_owner FROM pg_proc WHERE proname = 'gift';
+RESET SESSION AUTHORIZATION;
+REVOKE rt_eve FROM rt_carol2;
+
+-- A superuser is a member of every role: its session may run eve's code and then a DO block that
+-- creates a function (PostgreSQL's own model: a superuser who runs a role's code gives it
+-- everything).
+SELECT rt_eve.gift() AS superuser_ran_eves_code;
+DO $$ BEGIN CREATE FUNCTION public.rt_superuser_made() RETURNS int LANGUAGE sql AS 'SELECT 3'; END $$;
+SELECT public.rt_superuser_made() AS superuser_created_in_do_block;
+DROP FUNCTION public.rt_superuser_made();
+
 SELECT dblink_disconnect('admin');
-DROP SCHEMA rt_eve, rt_carol, rt_dave CASCADE;
+DROP SCHEMA rt_eve, rt_carol, rt_carol2, rt_dave CASCADE;
 DROP TABLE public.rt_data;
 DROP EXTENSION dblink;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'rt\_%';
-DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_dave;
+DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_carol2, rt_dave;

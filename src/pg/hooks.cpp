@@ -90,8 +90,10 @@ PlannedStmt* plan_with_previous_planner(Query* parse, const char* query_string, 
 
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
                         ParamListInfo bound_params) {
-    refresh_chargeable_session();
-    check_query_authors(parse);
+    // A session that cannot be charged plans as without the rules; a release plan made so is
+    // marked and refused if it runs once the session can be charged (chargeable_session.hpp).
+    const bool under_rules = refresh_chargeable_session();
+    if (under_rules) check_query_authors(parse);
     restore_size_limits();
     ReleaseQuery releases = analyze_release_query(parse);
     if (releases.empty() && !releases.may_inline_releases()) {
@@ -113,7 +115,7 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
     remove_forced_gather(statement);
     if (person_level_marks != NIL) mark_person_level_plan(statement, person_level_marks);
     if (person_level_marks != NIL || plan_makes_releases(statement)) {
-        mark_release_plan(statement);
+        mark_release_plan(statement, under_rules);
         // No statistics keyed by the query id (statement_statistics.hpp): a release inlined from a
         // SQL function is found only here.
         statement->queryId = UINT64CONST(0);
@@ -139,7 +141,7 @@ void start_execution(QueryDesc* query, int eflags) {
         standard_ExecutorStart(query, eflags);
     }
     if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) == 0 && is_release_plan(query->plannedstmt))
-        require_rules_since_planning();
+        require_rules_for_release(query->plannedstmt);
     // DP-only access still granted, EXPLAIN refusals; plain EXPLAIN runs nothing.
     if (!authorize_execution(query, eflags)) return;
     // A repeated release over unchanged data: the stored answer, nothing charged.
@@ -198,8 +200,8 @@ void end_execution(QueryDesc* query) {
 
 void run_utility(PlannedStmt* statement, const char* query_string, bool read_only_tree,
                  ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
-                 DestReceiver* destination, QueryCompletion* completion) {
-    const UtilityTrust trust = enter_utility_trust(statement, context);
+                 DestReceiver* destination, QueryCompletion* completion, bool nested) {
+    const UtilityTrust trust = enter_utility_trust(statement, context, nested);
     PG_TRY();
     {
         if (previous_process_utility != nullptr) {
@@ -219,12 +221,16 @@ void process_utility(PlannedStmt* statement, const char* query_string, bool read
                      ProcessUtilityContext context, ParamListInfo params, QueryEnvironment* environment,
                      DestReceiver* destination, QueryCompletion* completion) {
     refresh_chargeable_session();
+    // Run by code (a function, a procedure, a DO block), not typed by the client: decided before
+    // this utility counts as a running statement itself.
+    const bool nested =
+        running_depth() > 0 || (context != PROCESS_UTILITY_TOPLEVEL && context != PROCESS_UTILITY_SUBCOMMAND);
     // The running statement encloses the trust checks: a refusal leaves it too.
     const RunningUtility running = enter_running_utility(statement);
     PG_TRY();
     {
         run_utility(statement, query_string, read_only_tree, context, params, environment, destination,
-                    completion);
+                    completion, nested);
     }
     PG_FINALLY();
     { leave_running_utility(running); }

@@ -157,9 +157,20 @@ bool read_fingerprint(const PlannedStmt* statement, StatementFingerprint* finger
 
 bool shareable_plan(const PlannedStmt* statement) { return has_mark(statement, PlanMark::Shareable); }
 
-void mark_release_plan(PlannedStmt* statement) { add_mark(statement, PlanMark::ReleasePlan, 0); }
+void mark_release_plan(PlannedStmt* statement, bool under_rules) {
+    add_mark(statement, PlanMark::ReleasePlan, under_rules ? 1 : 0);
+}
 
 bool is_release_plan(const PlannedStmt* statement) { return has_mark(statement, PlanMark::ReleasePlan); }
+
+bool planned_under_rules(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->invalItems) {
+        const PlanInvalItem* item = lfirst_node(PlanInvalItem, cell);
+        if (is_mark(item, PlanMark::ReleasePlan)) return item->hashValue == 1;
+    }
+    return false;
+}
 
 // ---- parse locations ------------------------------------------------------------------------
 

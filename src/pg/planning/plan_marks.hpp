@@ -44,7 +44,9 @@ enum class PlanMark : int {
     FingerprintWord = -5,
     // Present when the statement may be shared within a cache group (StatementFingerprint::shareable).
     Shareable = -6,
-    // Present in every plan that makes releases (statement_seal.hpp).
+    // Present in every plan that makes releases (statement_seal.hpp); payload 1 if it was planned
+    // under pgdp's release-authority rules, 0 if in a session that could not be charged
+    // (trust/chargeable_session.hpp).
     ReleasePlan = -7,
 };
 
@@ -86,8 +88,10 @@ bool shareable_plan(const PlannedStmt* statement);
 
 // The mark of a statement that makes releases (set by the plan hook): its executor phases
 // check whether it reads hidden rows (execution/authorize.hpp seal_if_reading_hidden_rows).
-void mark_release_plan(PlannedStmt* statement);
+void mark_release_plan(PlannedStmt* statement, bool under_rules);
 bool is_release_plan(const PlannedStmt* statement);
+// False for a release plan made without the release-authority rules, and for one without the mark.
+bool planned_under_rules(const PlannedStmt* statement);
 
 // ---- parse locations ------------------------------------------------------------------------
 

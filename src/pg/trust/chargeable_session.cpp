@@ -7,12 +7,15 @@ extern "C" {
 #include "commands/trigger.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 }
 
 #include "pg/catalog/protected_relations.hpp"
+#include "pg/planning/plan_marks.hpp"
+#include "pg/trust/function_frames.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -23,6 +26,8 @@ struct Decision {
     bool chargeable;
 };
 Decision decision{false, InvalidOid, true};
+// The last answer decided in this backend: a turn from false to true drops the cached plans.
+bool last_answer = true;
 Oid budgets_table = InvalidOid;
 Oid grants_table = InvalidOid;
 bool callbacks_registered = false;
@@ -85,6 +90,10 @@ bool refresh_chargeable_session() {
     if (decision.valid && decision.user == user) return decision.chargeable;
     const bool chargeable = decide_from_catalog();
     decision = Decision{true, user, chargeable};
+    // Plans made without the rules (no author walk, other roles' SQL functions inlined) are
+    // planned again under them; one already running is refused at its release.
+    if (chargeable && !last_answer) ResetPlanCache();
+    last_answer = chargeable;
     return chargeable;
 }
 
@@ -93,18 +102,37 @@ bool session_chargeable() {
     return decision.chargeable;
 }
 
-void require_rules_since_planning() {
-    if (session_chargeable() || !decide_from_catalog()) return;  // no budget: the ledger refuses
-    decision.valid = false;                                      // the next statement decides afresh
-    ereport(
-        ERROR,
-        (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-         errmsg("pgdp cannot release in this statement: role \"%s\" got a privacy budget or DP-only access "
-                "after it was planned",
-                GetUserNameFromId(GetSessionUserId(), false)),
-         errdetail("Its statistics and server messages were handled as for a role that cannot be charged. "
-                   "Nothing was released or charged."),
-         errhint("Run the statement again.")));
+void require_rules_for_release(const PlannedStmt* statement) {
+    if (!session_chargeable()) {
+        if (!decide_from_catalog()) return;  // no budget and no DP-only access: the ledger refuses
+        decision.valid = false;              // a missed grant: the next statement decides afresh
+    }
+    const char* user = GetUserNameFromId(GetSessionUserId(), false);
+    if (!planned_under_rules(statement)) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+             errmsg("pgdp cannot release in this statement: it was planned before role \"%s\" got a privacy "
+                    "budget or DP-only access",
+                    user),
+             errdetail(
+                 "It was planned as for a role that cannot be charged, without pgdp's release-authority "
+                 "rules. Nothing was released or charged."),
+             errhint("Run the statement again.")));
+    }
+    if (unframed_code_untrusted()) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("pgdp cannot release in this session: it ran functions of roles whose code may not spend "
+                    "role \"%s\"'s budget, without pgdp's release-authority rules",
+                    user),
+             errdetail(
+                 "They ran while the session could not be charged (or as another session user) and may run "
+                 "again in it (a cursor, a cached function), where pgdp cannot tell them from the role's own "
+                 "code. Nothing was released or charged."),
+             errhint("Open a new session to release.")));
+    }
 }
 
 void announce_chargeable_roles_changed(Oid table) { CacheInvalidateRelcacheByRelid(table); }

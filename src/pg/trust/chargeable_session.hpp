@@ -1,6 +1,13 @@
 // Whether this session could be charged (docs/privacy.md "Sessions that cannot be charged"): its
-// session user has a budget or DP-only access in this database. pgdp's statistics and seal ask it
-// at every statement; the release-authority rules apply in every session regardless.
+// session user has a budget or DP-only access in this database. Only then do pgdp's
+// release-authority rules run (function frames, the plan-time author walk, the utility refusals
+// under frames); pgdp's statistics and seal ask it too. In a session that cannot be charged nothing
+// can be released, and what such a period leaves in the backend never makes a release:
+// - a release plan made in it carries no "under the rules" mark and is refused (40001);
+// - a backend that ran another role's code without a frame (function_frames.hpp
+//   unframed_code_untrusted) refuses every release (55000): that code may still run (a cursor, a
+//   function kept in a cache) and cannot be told apart from the session user's own;
+// - cached plans are dropped when the session turns chargeable, so they are planned again.
 //
 // The answer is kept per backend and session user. It is asked again after a change that can turn
 // it: a role's budget or grant added or removed (a trigger on pgdp.budgets and pgdp.access_grants
@@ -9,6 +16,10 @@
 #pragma once
 
 #include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "nodes/plannodes.h"
+}
 
 namespace pgdp::pg {
 
@@ -20,11 +31,11 @@ bool refresh_chargeable_session();
 // this session user, or while it may be stale. Never reads the catalog: safe in every hook.
 bool session_chargeable();
 
-// Before a release plan's charge: ereports (40001, nothing charged) if the kept answer says "cannot
-// be charged" but the catalog has a budget or grant for the session user now (one added with the
-// trigger disabled): the statement's statistics and messages were handled by the stale answer.
-// Running it again works.
-void require_rules_since_planning();
+// Before a release plan runs, in a session that can be charged (also when the kept answer is stale:
+// a grant added with the trigger disabled): ereports, nothing charged, if the plan was made without
+// the rules (40001, running it again plans it afresh) or if the backend ran another role's code
+// without a frame (55000, a new session releases).
+void require_rules_for_release(const PlannedStmt* statement);
 
 // A budget or grant was added or removed in `table` (pgdp.budgets, pgdp.access_grants): every
 // backend asks again at its next command (a relcache invalidation of the table).

@@ -7,12 +7,14 @@ extern "C" {
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/inval.h"
 #include "utils/syscache.h"
 }
 
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
+#include "pg/trust/chargeable_session.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -30,16 +32,44 @@ int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted pr
 // Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
 // function can be attached by another role to a table the session writes to, so it counts as
 // the session user's own code only when an admin owns it.
-bool decide_function_is_untrusted(Oid function) {
+struct Trust {
+    bool untrusted;  // runs under a frame where the rules apply
+    Oid author;      // the owner of a function in a procedural language (InvalidOid: C, internal)
+    bool foreign;    // that owner is not a trusted author of the session user
+};
+
+Trust decide_function_trust(Oid function) {
     HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
-    if (!HeapTupleIsValid(tuple)) return false;
+    if (!HeapTupleIsValid(tuple)) return Trust{false, InvalidOid, false};
     const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
     const Oid language = form->prolang;
     const Oid owner = form->proowner;
     const bool trigger = form->prorettype == TRIGGEROID || form->prorettype == EVENT_TRIGGEROID;
     ReleaseSysCache(tuple);
-    if (language == ClanguageId || language == INTERNALlanguageId) return false;
-    return trigger ? !is_admin_or_superuser(owner) : !is_trusted_author(owner);
+    if (language == ClanguageId || language == INTERNALlanguageId) return Trust{false, InvalidOid, false};
+    const bool foreign = !is_trusted_author(owner);
+    return Trust{trigger ? !is_admin_or_superuser(owner) : foreign, owner, foreign};
+}
+
+// The owners of other roles' functions that started running, or were looked up or inlined, in this
+// backend without an untrusted frame (in a session that could not be charged): that code may run
+// again unseen (a cursor, a function kept in a cache, an inlined body in a cached plan). A handful
+// in practice; past kUnframedAuthors, every role counts (fail closed).
+constexpr int kUnframedAuthors = 32;
+Oid unframed_authors[kUnframedAuthors];
+int unframed_author_count = 0;
+bool unframed_authors_overflow = false;
+
+void note_unframed_author(Oid author) {
+    if (!OidIsValid(author) || unframed_authors_overflow) return;
+    for (int i = 0; i < unframed_author_count; ++i) {
+        if (unframed_authors[i] == author) return;
+    }
+    if (unframed_author_count == kUnframedAuthors) {
+        unframed_authors_overflow = true;
+        return;
+    }
+    unframed_authors[unframed_author_count++] = author;
 }
 
 // The verdicts of function_is_untrusted, kept per backend: a frame is asked for at every call of
@@ -49,7 +79,7 @@ bool decide_function_is_untrusted(Oid function) {
 // user.
 struct Verdict {
     Oid function;
-    bool untrusted;
+    Trust trust;
 };
 constexpr int kVerdictSlots = 256;  // direct-mapped by OID
 Verdict verdicts[kVerdictSlots];
@@ -60,10 +90,8 @@ void forget_verdicts(Datum, int, uint32) {
     for (Verdict& verdict : verdicts) verdict.function = InvalidOid;
 }
 
-}  // namespace
-
-bool function_is_untrusted(Oid function) {
-    if (function < FirstNormalObjectId) return false;
+Trust function_trust(Oid function) {
+    if (function < FirstNormalObjectId) return Trust{false, InvalidOid, false};
     if (!verdict_callbacks_registered) {
         CacheRegisterSyscacheCallback(PROCOID, forget_verdicts, Datum(0));
         CacheRegisterSyscacheCallback(AUTHOID, forget_verdicts, Datum(0));
@@ -76,10 +104,36 @@ bool function_is_untrusted(Oid function) {
         verdicts_user = GetSessionUserId();
     }
     Verdict& slot = verdicts[function % kVerdictSlots];
-    if (slot.function == function) return slot.untrusted;
-    const bool untrusted = decide_function_is_untrusted(function);  // may ereport: before the store
-    slot = Verdict{function, untrusted};
-    return untrusted;
+    if (slot.function == function) return slot.trust;
+    const Trust trust = decide_function_trust(function);  // may ereport: before the store
+    slot = Verdict{function, trust};
+    return trust;
+}
+
+}  // namespace
+
+bool function_is_untrusted(Oid function) { return function_trust(function).untrusted; }
+
+void note_unframed_function(Oid function) {
+    const Trust trust = function_trust(function);
+    if (trust.foreign) note_unframed_author(trust.author);
+}
+
+bool unframed_code_untrusted() {
+    if (unframed_authors_overflow) return true;
+    for (int i = 0; i < unframed_author_count; ++i) {
+        if (!is_trusted_author(unframed_authors[i])) return true;
+    }
+    return false;
+}
+
+bool unframed_code_foreign_to(Oid role) {
+    if (unframed_authors_overflow) return true;
+    for (int i = 0; i < unframed_author_count; ++i) {
+        const Oid author = unframed_authors[i];
+        if (!has_privs_of_role(author, role) && !is_admin(author)) return true;
+    }
+    return false;
 }
 
 namespace {
@@ -116,14 +170,22 @@ int untrusted_frame_count() { return untrusted_frames; }
 // Also decides inlining: the planner does not inline a function that needs the hook, so the
 // body of an untrusted SQL function always runs under its frame. Procedures are not wrapped
 // (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
+// In a session that cannot be charged: no frame, but another role's function is noted.
 bool function_needs_frame(Oid function) {
-    if (function < FirstNormalObjectId || is_procedure(function)) return false;
-    return function_is_untrusted(function);
+    if (function < FirstNormalObjectId) return false;
+    const Trust trust = function_trust(function);
+    if (session_chargeable()) return trust.untrusted && !is_procedure(function);
+    if (trust.foreign) note_unframed_author(trust.author);
+    return false;
 }
 
 void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo) {
     if (event == FHET_START) {
-        const bool untrusted = function_is_untrusted(flinfo->fn_oid);  // may ereport: before the push
+        // SECURITY DEFINER functions and functions with settings come here in every session; in one
+        // that cannot be charged their frames do not count, as the others get none.
+        const Trust trust = function_trust(flinfo->fn_oid);  // may ereport: before the push
+        const bool untrusted = trust.untrusted && session_chargeable();
+        if (!untrusted && trust.foreign) note_unframed_author(trust.author);
         push_frame(flinfo->fn_oid, untrusted);
     } else {
         pop_frame();

@@ -6,6 +6,7 @@ extern "C" {
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "tcop/pquery.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/portal.h"
 }
@@ -13,6 +14,7 @@ extern "C" {
 #include <cstring>
 
 #include "pg/trust/authors.hpp"
+#include "pg/trust/chargeable_session.hpp"
 #include "pg/trust/function_frames.hpp"
 #include "pg/trust/release_trust.hpp"
 
@@ -148,12 +150,74 @@ bool allowed_in_untrusted_frame(const Node* utility) {
     }
 }
 
+// GRANT of the session user's or the current user's own role: its members may SET ROLE to it and
+// create objects in its name (PostgreSQL 15 lets a session user grant its own role). Granting a
+// role the current user administers stays allowed (a SECURITY DEFINER function handing out a group).
+bool grants_own_role(const GrantRoleStmt* grant) {
+    ListCell* cell;
+    foreach (cell, grant->granted_roles) {
+        const AccessPriv* role = lfirst_node(AccessPriv, cell);
+        const Oid granted = role->priv_name != nullptr ? get_role_oid(role->priv_name, true) : InvalidOid;
+        if (granted == GetSessionUserId() || granted == GetUserId()) return true;
+    }
+    return false;
+}
+
+// Utilities that leave code the current user owns, or let another role create such code: a
+// function, procedure or aggregate; an operator or cast; a view, materialized view or rule
+// (temporary views end with the session); a row-security policy; a function's settings
+// (search_path); an object's owner; membership in the session user's or current user's role; a
+// schema with elements.
+bool plants_code(const Node* utility) {
+    switch (nodeTag(utility)) {
+        case T_CreateFunctionStmt:
+        case T_AlterFunctionStmt:
+        case T_RuleStmt:
+        case T_CreatePolicyStmt:
+        case T_AlterPolicyStmt:
+        case T_AlterOwnerStmt:
+        case T_ReassignOwnedStmt:
+            return true;
+        case T_CreateCastStmt:
+            return true;
+        case T_DefineStmt:
+            // An operator or a cast steers the session user's own expressions to a function.
+            return castNode(DefineStmt, utility)->kind == OBJECT_AGGREGATE ||
+                   castNode(DefineStmt, utility)->kind == OBJECT_OPERATOR;
+        case T_ViewStmt:
+            return castNode(ViewStmt, utility)->view->relpersistence != RELPERSISTENCE_TEMP;
+        case T_CreateTableAsStmt:
+            return castNode(CreateTableAsStmt, utility)->objtype == OBJECT_MATVIEW;
+        case T_GrantRoleStmt:
+            return castNode(GrantRoleStmt, utility)->is_grant &&
+                   grants_own_role(castNode(GrantRoleStmt, utility));
+        case T_CreateSchemaStmt:
+            return castNode(CreateSchemaStmt, utility)->schemaElts != NIL;
+        default:
+            return false;
+    }
+}
+
+[[noreturn]] void refuse_planting(const Node* utility) {
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+         errmsg("%s inside a function, procedure or DO block is not allowed in this session",
+                CreateCommandName(const_cast<Node*>(utility))),
+         errdetail("This session ran functions of roles that are not members of role \"%s\" without pgdp's "
+                   "release-authority rules, so pgdp cannot tell whose code runs now. What this statement "
+                   "creates or changes would count as that role's own code once it has a privacy budget.",
+                   role_name(GetUserId())),
+         errhint(
+             "Run the statement directly, or in a new session that has not run other roles' functions.")));
+}
+
 // Utility statements running for a visible PORTAL_UTIL_SELECT portal (the extended protocol's).
 int stored_portal_utilities = 0;
 
 }  // namespace
 
-UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context) {
+UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context, bool nested) {
     if (untrusted_frame_count() > 0 && !allowed_in_untrusted_frame(statement->utilityStmt)) {
         const Oid untrusted = innermost_untrusted_function();
         const char* function = get_func_name(untrusted);
@@ -169,6 +233,12 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
                        role_name(GetSessionUserId())),
              errhint("Run such DDL as the function's owner, or ask a pgdp admin to own the function.")));
     }
+    // Code by members of the role or by an admin may; so may any code run as a superuser, which
+    // could make its author a superuser anyway (PostgreSQL's own model).
+    if (nested && plants_code(statement->utilityStmt) && !superuser() &&
+        unframed_code_foreign_to(GetUserId()))
+        refuse_planting(statement->utilityStmt);
+    const bool chargeable = session_chargeable();
     Oid procedure = InvalidOid;
     if (IsA(statement->utilityStmt, CallStmt)) {
         const FuncExpr* call = castNode(CallStmt, statement->utilityStmt)->funcexpr;
@@ -178,11 +248,16 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
         // COPY FROM evaluates the target's column defaults like an INSERT.
         const Oid table =
             RangeVarGetRelid(castNode(CopyStmt, statement->utilityStmt)->relation, NoLock, true);
-        if (OidIsValid(table) && !is_trusted_author(relation_owner(table))) check_column_defaults(table);
+        if (chargeable && OidIsValid(table) && !is_trusted_author(relation_owner(table)))
+            check_column_defaults(table);
     }
     UtilityTrust entered{false, false};
-    entered.untrusted_call = OidIsValid(procedure) && function_is_untrusted(procedure);
-    if (entered.untrusted_call) push_frame(procedure, true);
+    entered.untrusted_call = chargeable && OidIsValid(procedure) && function_is_untrusted(procedure);
+    if (entered.untrusted_call) {
+        push_frame(procedure, true);
+    } else if (OidIsValid(procedure)) {
+        note_unframed_function(procedure);
+    }
     entered.stores = ActivePortal != nullptr && ActivePortal->visible &&
                      ActivePortal->strategy == PORTAL_UTIL_SELECT && context == PROCESS_UTILITY_TOPLEVEL;
     if (entered.stores) ++stored_portal_utilities;

@@ -1,6 +1,9 @@
 // Utilities and pgdp's rules (docs/privacy.md "Narrower where the rules apply"): under a frame of a
 // function the session does not trust, only utilities that plant no code the session user would
-// own, change no later statement and confer no pgdp power may run.
+// own, change no later statement and confer no pgdp power may run. In a backend that ran another
+// role's function without a frame (function_frames.hpp unframed_code_foreign_to), where pgdp
+// cannot tell whose code is running, code run by code may not plant code either: a function, view,
+// rule or policy, an owner or a role membership (docs/privacy.md "Sessions that cannot be charged").
 #pragma once
 
 #include "pg/base/postgres_headers.hpp"
@@ -12,14 +15,16 @@ extern "C" {
 
 namespace pgdp::pg {
 
-// ProcessUtility, before the utility runs: ereports (42501) for DDL under an untrusted frame and
-// for another role's column defaults a COPY FROM would evaluate; a CALL of an untrusted procedure
-// is a frame, a utility for a stored protocol portal is noted. hooks.cpp pairs enter and leave.
+// ProcessUtility, before the utility runs: ereports (42501) for DDL under an untrusted frame, for
+// DDL planting code that another utility or a query runs (`nested`) in a backend that ran another
+// role's code without a frame, and for another role's column defaults a COPY FROM would evaluate;
+// a CALL of an untrusted procedure is a frame, a utility for a stored protocol portal is noted.
+// hooks.cpp pairs enter and leave.
 struct UtilityTrust {
     bool untrusted_call;
     bool stores;
 };
-UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context);
+UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context, bool nested);
 void leave_utility_trust(const UtilityTrust& entered);
 
 // True while a utility statement (EXECUTE, FETCH, CALL, ...) runs for a portal of the extended
