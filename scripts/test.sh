@@ -4,7 +4,8 @@
 # configured by test/regress.conf, then make Citus available (scripts/citus.sh: an installed Citus
 # 12.1, or a cached build of the vendored tarball) and run the TAP tests in test/t/ (if any), with
 # PGDP_CITUS=1, or PGDP_CITUS=0 and PGDP_CITUS_REASON when Citus cannot run here (likewise node and
-# node-postgres for the dashboard client's test: scripts/node.sh, PGDP_NODE_PG).
+# node-postgres for the dashboard client's test: scripts/node.sh, PGDP_NODE_PG), and last
+# PostgreSQL's own regression suite with and without pgdp (scripts/postgres-regress.sh).
 #
 # Ends with one line `pgdp: N passed, N failed, N skipped` (GoogleTest tests + pg_regress tests +
 # TAP test files; a step that cannot run at all counts as one failure; a TAP file that skips all
@@ -231,5 +232,17 @@ else
     rm -rf "$taproot"
     log "TAP: $((SECONDS - t0)) s"
 fi
+
+# PostgreSQL's own regression suite without pgdp, with pgdp preloaded, and with the extension
+# installed in the regression database: no result file may differ but the allow-listed catalog
+# listings (scripts/postgres-regress.sh; docs/privacy.md "Inert where unused"). One test.
+section "PostgreSQL's regression suite with and without pgdp"
+t0=$SECONDS
+if timeout "${PGDP_POSTGRES_REGRESS_TIMEOUT:-1800}" bash scripts/postgres-regress.sh; then
+    PASSED=$((PASSED + 1))
+else
+    step_failed "postgres-regress"
+fi
+log "PostgreSQL's regression suite: $((SECONDS - t0)) s"
 
 summary

@@ -85,7 +85,43 @@ SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
     ('GRANT USAGE ON SCHEMA pgdp TO inert_owner'),
     ('SET search_path = inert_owner, public')
 ) c(command);
+-- Another role's SQL function whose body provably makes no release (one SELECT of built-in
+-- functions over tables) is inlined in a session that can be charged too; one whose body could
+-- release (a pgdp aggregate, a view with one, SQL run from text, a setting changed, another user
+-- function, a user's domain) runs under its frame (a Function Scan) and its release is refused.
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_owner;
+CREATE VIEW inert_owner.counted AS SELECT dp_count(1e6) AS n FROM inert_owner.items;
+CREATE DOMAIN inert_owner.positive AS int CHECK (VALUE > 0);
+CREATE FUNCTION inert_owner.helper(i int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT i';
+CREATE FUNCTION inert_owner.releases() RETURNS SETOF bigint LANGUAGE sql AS
+    'SELECT dp_count(1e6) FROM inert_owner.items';
+CREATE FUNCTION inert_owner.through_view() RETURNS SETOF bigint LANGUAGE sql AS
+    'SELECT n FROM inert_owner.counted';
+CREATE FUNCTION inert_owner.from_text() RETURNS SETOF xml LANGUAGE sql AS
+    $$SELECT query_to_xml('SELECT dp_count(1e6) FROM inert_owner.items', false, false, '')$$;
+CREATE FUNCTION inert_owner.sets() RETURNS SETOF text LANGUAGE sql AS
+    $$SELECT set_config('search_path', 'inert_owner', false)$$;
+CREATE FUNCTION inert_owner.calls_user(lo int) RETURNS SETOF int LANGUAGE sql AS
+    'SELECT id FROM inert_owner.items WHERE id >= inert_owner.helper(lo)';
+CREATE FUNCTION inert_owner.domain_of(lo int) RETURNS SETOF int LANGUAGE sql AS
+    'SELECT id FROM inert_owner.items WHERE id >= lo::inert_owner.positive';
+GRANT SELECT ON inert_owner.counted TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+-- A new session: this one ran inert_owner's code while it could not be charged (inert_user's calls).
+\c -
+SET client_min_messages = warning;
+SET SESSION AUTHORIZATION inert_analyst;
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.releases();
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.through_view();
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.from_text();
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.sets();
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.calls_user(5);
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.domain_of(5);
+SELECT * FROM inert_owner.releases();
+SELECT * FROM inert_owner.from_text();
+SELECT releases AS analyst_releases FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 DROP SCHEMA inert_analyst CASCADE;
 

@@ -82,10 +82,23 @@ void remove_forced_gather(PlannedStmt* statement) {
     statement->planTree = top->lefttree;
 }
 
+// Planners running now (nested: a function folded at plan time plans its own queries).
+int planning_depth = 0;
+
 PlannedStmt* plan_with_previous_planner(Query* parse, const char* query_string, int cursor_options,
                                         ParamListInfo bound_params) {
-    return previous_planner != nullptr ? previous_planner(parse, query_string, cursor_options, bound_params)
-                                       : standard_planner(parse, query_string, cursor_options, bound_params);
+    PlannedStmt* statement = nullptr;
+    ++planning_depth;
+    PG_TRY();
+    {
+        statement = previous_planner != nullptr
+                        ? previous_planner(parse, query_string, cursor_options, bound_params)
+                        : standard_planner(parse, query_string, cursor_options, bound_params);
+    }
+    PG_FINALLY();
+    { --planning_depth; }
+    PG_END_TRY();
+    return statement;
 }
 
 PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_options,
@@ -239,7 +252,7 @@ void process_utility(PlannedStmt* statement, const char* query_string, bool read
 
 bool needs_function_hook(Oid function) {
     if (previous_needs_fmgr != nullptr && previous_needs_fmgr(function)) return true;
-    return function_needs_frame(function);
+    return function_needs_frame(function, planning_depth > 0);
 }
 
 void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {

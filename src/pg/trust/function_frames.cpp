@@ -15,6 +15,7 @@ extern "C" {
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
 #include "pg/trust/chargeable_session.hpp"
+#include "pg/trust/release_free_functions.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -171,10 +172,15 @@ int untrusted_frame_count() { return untrusted_frames; }
 // body of an untrusted SQL function always runs under its frame. Procedures are not wrapped
 // (transaction control inside fmgr_security_definer is not allowed); CALL is tracked instead.
 // In a session that cannot be charged: no frame, but another role's function is noted.
-bool function_needs_frame(Oid function) {
+// While a statement is planned, another role's SQL function that provably makes no release is
+// inlined (release_free_functions.hpp); run without being inlined it gets its frame then.
+bool function_needs_frame(Oid function, bool planning) {
     if (function < FirstNormalObjectId) return false;
     const Trust trust = function_trust(function);
-    if (session_chargeable()) return trust.untrusted && !is_procedure(function);
+    if (session_chargeable()) {
+        if (!trust.untrusted || is_procedure(function)) return false;
+        return !(planning && release_free_sql_function(function));
+    }
     if (trust.foreign) note_unframed_author(trust.author);
     return false;
 }

@@ -13,7 +13,7 @@
 namespace pgdp::pg {
 
 // needs_fmgr_hook and fmgr_hook.
-bool function_needs_frame(Oid function);
+bool function_needs_frame(Oid function, bool planning);
 void track_function_frame(FmgrHookEventType event, FmgrInfo* flinfo);
 
 // A function the session does not trust: owned by a role other than the session user, an admin or
