@@ -126,22 +126,27 @@ RESET SESSION AUTHORIZATION;
 DROP SCHEMA inert_analyst CASCADE;
 
 -- The same function in the session of a role that cannot be charged: what PostgreSQL allows runs
--- as without pgdp, except what would plant code in inert_user's name (a function, a view, a rule,
--- a policy, membership in inert_user), which pgdp would take for inert_user's own code once it has a
--- budget (docs/privacy.md "Sessions that cannot be charged"). A temporary view ends with the
--- session; inert_user's own statements create anything.
+-- as without pgdp, except what would leave code in inert_user's name (a function, a view, a rule, a
+-- policy, a default or CHECK constraint, an index expression, membership in inert_user), which pgdp
+-- would take for inert_user's own code once it has a budget (docs/privacy.md "Sessions that cannot
+-- be charged"). Temporary objects, settings and prepared statements end with the session;
+-- inert_user's own statements create anything.
 CREATE SCHEMA inert_user AUTHORIZATION inert_user;
 SET SESSION AUTHORIZATION inert_user;
 CREATE TABLE inert_user.own (id int);
 SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
-    ('CREATE TABLE inert_user.made (id int DEFAULT 1 CHECK (id > 0))'),
-    ('CREATE TEMP TABLE defaulted (id int DEFAULT 1)'),
-    ('CREATE INDEX ON inert_user.own ((id + 1))'),
+    ('CREATE TABLE inert_user.made (id int PRIMARY KEY, label text NOT NULL)'),
+    ('CREATE TEMP TABLE defaulted (id int DEFAULT 1 CHECK (id > 0))'),
+    ('CREATE INDEX ON inert_user.own (id)'),
+    ('ALTER TABLE inert_user.own ADD COLUMN label text'),
     ('CREATE TEMP VIEW tv AS SELECT 1 AS one'),
     ('PREPARE inert_p AS SELECT 1'),
     ('SET search_path = inert_owner, public'),
     ('GRANT SELECT ON inert_user.own TO inert_owner'),
     -- refused:
+    ('CREATE TABLE inert_user.checked (id int DEFAULT 1 CHECK (id > 0))'),
+    ('CREATE INDEX ON inert_user.own ((id + 1))'),
+    ('ALTER TABLE inert_user.own ALTER COLUMN id SET DEFAULT 0'),
     ('CREATE FUNCTION inert_user.f() RETURNS int LANGUAGE sql AS ''SELECT 1'''),
     ('CREATE VIEW inert_user.v AS SELECT 1 AS one'),
     ('CREATE RULE r AS ON INSERT TO inert_user.own DO ALSO NOTIFY inert'),

@@ -169,6 +169,56 @@ SELECT pg_get_userbyid(proowner) AS gift_owner FROM pg_proc WHERE proname = 'gif
 RESET SESSION AUTHORIZATION;
 REVOKE rt_eve FROM rt_carol2;
 
+-- Attack 4 (red team round 15, docs/red-team/round15.md): code planted through DDL a list of
+-- code-planting statements missed: a column default, a CHECK constraint and a domain constraint on
+-- the victim's own objects that run a release from SQL text (query_to_xml), a table shadowing one
+-- the victim habitually writes, a role setting (search_path) steering the victim's later releases to
+-- eve's function, default privileges handing the victim's later tables to eve; also a trigger, a
+-- range type and an index expression. Code run by code may now only create what leaves no code, so
+-- each is refused; after its budget, the victim's new session (a fresh backend) charges nothing for
+-- its plain inserts and its own release goes to no function of eve.
+CREATE ROLE rt_vic LOGIN;
+CREATE TABLE public.rt_results (id int, note text);
+GRANT ALL ON public.rt_results TO PUBLIC;
+GRANT SELECT ON public.rt_data TO rt_vic;
+CREATE SCHEMA rt_vic AUTHORIZATION rt_vic;
+SET SESSION AUTHORIZATION rt_eve;
+CREATE SEQUENCE rt_eve.s1;
+GRANT ALL ON SEQUENCE rt_eve.s1 TO PUBLIC;
+CREATE FUNCTION rt_eve.to_char(v bigint, f text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO rt_eve.loot VALUES (session_user, v, 'to_char'); RETURN pg_catalog.to_char(v, f); END $$;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION rt_vic;
+CREATE TABLE rt_vic.log (id int, note text);
+CREATE FUNCTION rt_vic.fire() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END';
+SELECT command, rt_eve.run(command) AS outcome FROM (VALUES
+    ($$ALTER TABLE rt_vic.log ALTER COLUMN note SET DEFAULT query_to_xml('SELECT setval(''rt_eve.s1'', dp_count(0.5)) FROM public.rt_data', false, false, '')::text$$),
+    ($$CREATE TABLE rt_vic.rt_results (id int, note text, CHECK (query_to_xml('SELECT setval(''rt_eve.s1'', dp_count(0.5)) FROM public.rt_data', false, false, '') IS NOT NULL))$$),
+    ($$CREATE DOMAIN rt_vic.d AS int CHECK (query_to_xml('SELECT setval(''rt_eve.s1'', dp_count(0.5)) FROM public.rt_data', false, false, '') IS NOT NULL)$$),
+    ('ALTER TABLE rt_vic.log ADD COLUMN extra int DEFAULT 1'),
+    ('ALTER ROLE CURRENT_USER SET search_path = rt_eve, pg_catalog, "$user", public'),
+    ('ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO rt_eve'),
+    ('CREATE TRIGGER t BEFORE INSERT ON rt_vic.log FOR EACH ROW EXECUTE FUNCTION rt_vic.fire()'),
+    ('CREATE TYPE rt_vic.r AS RANGE (subtype = float8)'),
+    ('CREATE INDEX ON rt_vic.log (abs(id))'),
+    -- allowed: no code
+    ('CREATE TABLE rt_vic.plain (id int PRIMARY KEY, note text NOT NULL)'),
+    ('ALTER TABLE rt_vic.log ADD COLUMN plain_extra int'),
+    ('CREATE INDEX ON rt_vic.log (id)')
+) c(command);
+RESET SESSION AUTHORIZATION;
+SELECT role FROM pgdp.set_budget('rt_vic', 10);
+SELECT dblink_connect('vic', format('dbname=%s host=%s port=%s user=rt_vic', current_database(),
+    split_part(current_setting('unix_socket_directories'), ',', 1), current_setting('port'))) AS victims_new_session;
+SELECT dblink_exec('vic', 'INSERT INTO rt_vic.log (id) VALUES (1)') AS plain_insert;
+SELECT dblink_exec('vic', 'INSERT INTO rt_results VALUES (1, ''x'')') AS habitual_insert;
+SELECT count(*) AS victim_charges_for_inserts FROM pgdp.ledger WHERE role = 'rt_vic'::regrole;
+SELECT * FROM dblink('vic', 'SELECT to_char(dp_count(5), ''FM999999'') IS NOT NULL FROM public.rt_data') AS t(own_release_made boolean);
+SELECT dblink_disconnect('vic');
+SELECT count(*) AS victim_charges FROM pgdp.ledger WHERE role = 'rt_vic'::regrole;
+SELECT count(*) AS eve_received FROM rt_eve.loot WHERE who = 'rt_vic' OR note = 'to_char';
+SELECT last_value > 1 AS eve_reads_a_release FROM rt_eve.s1;
+
 -- A superuser is a member of every role: its session may run eve's code and then a DO block that
 -- creates a function (PostgreSQL's own model: a superuser who runs a role's code gives it
 -- everything).
@@ -178,8 +228,9 @@ SELECT public.rt_superuser_made() AS superuser_created_in_do_block;
 DROP FUNCTION public.rt_superuser_made();
 
 SELECT dblink_disconnect('admin');
-DROP SCHEMA rt_eve, rt_carol, rt_carol2, rt_dave CASCADE;
+DROP SCHEMA rt_eve, rt_carol, rt_carol2, rt_dave, rt_vic CASCADE;
+DROP TABLE public.rt_results;
 DROP TABLE public.rt_data;
 DROP EXTENSION dblink;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'rt\_%';
-DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_carol2, rt_dave;
+DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_carol2, rt_dave, rt_vic;

@@ -31,8 +31,9 @@ BackendStack<Frame> frames;
 int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted procedures included)
 
 // Functions in C or internal are installed by superusers; built-in ones by initdb. A trigger
-// function can be attached by another role to a table the session writes to, so it counts as
-// the session user's own code only when an admin owns it.
+// function counts like any other: the session user's own trigger runs without a frame (a
+// partition-on-demand trigger may create its partition); attached by another role to a table of
+// that role, it makes no release there (a running statement uses that role's table).
 struct Trust {
     bool untrusted;  // runs under a frame where the rules apply
     Oid author;      // the owner of a function in a procedural language (InvalidOid: C, internal)
@@ -45,11 +46,10 @@ Trust decide_function_trust(Oid function) {
     const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
     const Oid language = form->prolang;
     const Oid owner = form->proowner;
-    const bool trigger = form->prorettype == TRIGGEROID || form->prorettype == EVENT_TRIGGEROID;
     ReleaseSysCache(tuple);
     if (language == ClanguageId || language == INTERNALlanguageId) return Trust{false, InvalidOid, false};
     const bool foreign = !is_trusted_author(owner);
-    return Trust{trigger ? !is_admin_or_superuser(owner) : foreign, owner, foreign};
+    return Trust{foreign, owner, foreign};
 }
 
 // The owners of other roles' functions that started running, or were looked up or inlined, in this

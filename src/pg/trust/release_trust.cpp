@@ -38,6 +38,7 @@ extern "C" {
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
 #include "pg/trust/function_frames.hpp"
+#include "pg/trust/release_free_functions.hpp"
 #include "pg/trust/running_statements.hpp"
 #include "pg/channels/statement_statistics.hpp"
 
@@ -95,7 +96,8 @@ const char* object_phrase(const Author& author) {
 }
 
 // A function that would run as trusted code (its frame does not count as untrusted): written in a
-// procedural language by the session user, an admin or a superuser, and not part of an extension.
+// procedural language by the session user, an admin or a superuser, not part of an extension, and
+// not an SQL function that provably makes no release (release_free_functions.hpp).
 // Called from another role's view, policy, rule or column default, it could make releases
 // charged to the session user and hand them to that role, so such calls are refused.
 bool runs_as_trusted_code(Oid function, void*) {
@@ -107,7 +109,8 @@ bool runs_as_trusted_code(Oid function, void*) {
     const Oid owner = form->proowner;
     ReleaseSysCache(tuple);
     return procedural && is_trusted_author(owner) &&
-           !OidIsValid(getExtensionOfObject(ProcedureRelationId, function));
+           !OidIsValid(getExtensionOfObject(ProcedureRelationId, function)) &&
+           !release_free_sql_function(function);
 }
 
 Oid trusted_function_called(Node* node) {

@@ -150,49 +150,114 @@ bool allowed_in_untrusted_frame(const Node* utility) {
     }
 }
 
-// GRANT of the session user's or the current user's own role: its members may SET ROLE to it and
-// create objects in its name (PostgreSQL 15 lets a session user grant its own role). Granting a
-// role the current user administers stays allowed (a SECURITY DEFINER function handing out a group).
-bool grants_own_role(const GrantRoleStmt* grant) {
-    ListCell* cell;
-    foreach (cell, grant->granted_roles) {
-        const AccessPriv* role = lfirst_node(AccessPriv, cell);
-        const Oid granted = role->priv_name != nullptr ? get_role_oid(role->priv_name, true) : InvalidOid;
-        if (granted == GetSessionUserId() || granted == GetUserId()) return true;
+// A table of plain columns: no DEFAULT, CHECK, generated column, LIKE clause or partition-key
+// expression; NOT NULL, PRIMARY KEY and UNIQUE constraints only.
+bool plain_table(const CreateStmt* create) {
+    if (!plain_constraints(create->constraints)) return false;
+    if (create->partspec != nullptr) {
+        ListCell* cell;
+        foreach (cell, create->partspec->partParams) {
+            if (lfirst_node(PartitionElem, cell)->expr != nullptr) return false;
+        }
     }
-    return false;
+    ListCell* cell;
+    foreach (cell, create->tableElts) {
+        const Node* element = static_cast<const Node*>(lfirst(cell));
+        if (IsA(element, Constraint)) {
+            if (!plain_constraints(list_make1(const_cast<Node*>(element)))) return false;
+            continue;
+        }
+        if (!IsA(element, ColumnDef)) return false;  // LIKE copies defaults and constraints
+        const ColumnDef* column = castNode(ColumnDef, element);
+        if (column->raw_default != nullptr || column->cooked_default != nullptr ||
+            column->generated != '\0' || !plain_constraints(column->constraints))
+            return false;
+    }
+    return true;
 }
 
-// Utilities that leave code the current user owns, or let another role create such code: a
-// function, procedure or aggregate; an operator or cast; a view, materialized view or rule
-// (temporary views end with the session); a row-security policy; a function's settings
-// (search_path); an object's owner; membership in the session user's or current user's role; a
-// schema with elements.
-bool plants_code(const Node* utility) {
+bool plain_index(const IndexStmt* index) {
+    if (index->whereClause != nullptr || index->excludeOpNames != NIL) return false;
+    ListCell* cell;
+    foreach (cell, index->indexParams) {
+        if (lfirst_node(IndexElem, cell)->expr != nullptr) return false;
+    }
+    return true;
+}
+
+// ALTER TABLE subcommands that add no expression, trigger, rule or policy and change no owner.
+bool plain_table_changes(const AlterTableStmt* alter) {
+    ListCell* cell;
+    foreach (cell, alter->cmds) {
+        const AlterTableCmd* command = lfirst_node(AlterTableCmd, cell);
+        switch (command->subtype) {
+            case AT_DropColumn:
+            case AT_SetNotNull:
+            case AT_DropNotNull:
+            case AT_DropConstraint:
+            case AT_SetStatistics:
+            case AT_SetStorage:
+            case AT_AttachPartition:
+            case AT_DetachPartition:
+                break;
+            case AT_AddColumn: {
+                const ColumnDef* column = castNode(ColumnDef, command->def);
+                if (column->raw_default != nullptr || column->cooked_default != nullptr ||
+                    column->generated != '\0' || !plain_constraints(column->constraints))
+                    return false;
+                break;
+            }
+            case AT_AddConstraint:
+                if (!IsA(command->def, Constraint) || !plain_constraints(list_make1(command->def)))
+                    return false;
+                break;
+            case AT_AddIndex:
+                if (!IsA(command->def, IndexStmt) || !plain_index(castNode(IndexStmt, command->def)))
+                    return false;
+                break;
+            default:
+                return false;
+        }
+    }
+    return true;
+}
+
+// Utilities that code may run in a backend where other roles' code ran without frames: those
+// allowed under a frame, and those that leave no code behind that would later run as the current
+// user's own: settings, prepared statements and cursors (they end with the backend, which makes no
+// release any more once that code ran there), temporary objects, tables, indexes and ALTER TABLE
+// changes without expressions, sequences, schemas without elements, comments. Refused: functions,
+// procedures, aggregates, operators, casts, types and domains, views, materialized views, rules,
+// triggers, policies, defaults, CHECK constraints and generated columns, index expressions,
+// owners, role memberships and settings (ALTER ROLE ... SET), default privileges, extensions, and
+// whatever else PostgreSQL adds.
+bool leaves_no_code(const Node* utility) {
+    if (allowed_in_untrusted_frame(utility)) return true;
     switch (nodeTag(utility)) {
-        case T_CreateFunctionStmt:
-        case T_AlterFunctionStmt:
-        case T_RuleStmt:
-        case T_CreatePolicyStmt:
-        case T_AlterPolicyStmt:
-        case T_AlterOwnerStmt:
-        case T_ReassignOwnedStmt:
+        case T_VariableSetStmt:
+        case T_PrepareStmt:
+        case T_DeallocateStmt:
+        case T_DeclareCursorStmt:
+        case T_ClosePortalStmt:
+        case T_CommentStmt:
+        case T_CreateSeqStmt:
+        case T_AlterSeqStmt:
             return true;
-        case T_CreateCastStmt:
-            return true;
-        case T_DefineStmt:
-            // An operator or a cast steers the session user's own expressions to a function.
-            return castNode(DefineStmt, utility)->kind == OBJECT_AGGREGATE ||
-                   castNode(DefineStmt, utility)->kind == OBJECT_OPERATOR;
-        case T_ViewStmt:
-            return castNode(ViewStmt, utility)->view->relpersistence != RELPERSISTENCE_TEMP;
-        case T_CreateTableAsStmt:
-            return castNode(CreateTableAsStmt, utility)->objtype == OBJECT_MATVIEW;
-        case T_GrantRoleStmt:
-            return castNode(GrantRoleStmt, utility)->is_grant &&
-                   grants_own_role(castNode(GrantRoleStmt, utility));
         case T_CreateSchemaStmt:
-            return castNode(CreateSchemaStmt, utility)->schemaElts != NIL;
+            return castNode(CreateSchemaStmt, utility)->schemaElts == NIL;
+        case T_ViewStmt:
+            return castNode(ViewStmt, utility)->view->relpersistence == RELPERSISTENCE_TEMP;
+        case T_CreateTableAsStmt:
+            return castNode(CreateTableAsStmt, utility)->objtype == OBJECT_TABLE;
+        case T_CreateStmt: {
+            const CreateStmt* create = castNode(CreateStmt, utility);
+            return (create->relation != nullptr && create->relation->relpersistence == RELPERSISTENCE_TEMP) ||
+                   plain_table(create);
+        }
+        case T_IndexStmt:
+            return plain_index(castNode(IndexStmt, utility));
+        case T_AlterTableStmt:
+            return plain_table_changes(castNode(AlterTableStmt, utility));
         default:
             return false;
     }
@@ -235,7 +300,7 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
     }
     // Code by members of the role or by an admin may; so may any code run as a superuser, which
     // could make its author a superuser anyway (PostgreSQL's own model).
-    if (nested && plants_code(statement->utilityStmt) && !superuser() &&
+    if (nested && !leaves_no_code(statement->utilityStmt) && !superuser() &&
         unframed_code_foreign_to(GetUserId()))
         refuse_planting(statement->utilityStmt);
     const bool chargeable = session_chargeable();
