@@ -122,7 +122,48 @@ EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.domain_of(5);
 SELECT * FROM inert_owner.releases();
 SELECT * FROM inert_owner.from_text();
 SELECT releases AS analyst_releases FROM pgdp.my_budget;
+-- The analyst's own trigger on its own table runs without a frame (a partition-on-demand trigger
+-- creates its table and may release). Attached by another role to that role's table, the same
+-- function releases nothing there: the statement writes another role's table.
+CREATE TABLE inert_analyst.incoming (day int);
+CREATE FUNCTION inert_analyst.on_arrival() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('CREATE TABLE IF NOT EXISTS inert_analyst.day_%s (id int)', NEW.day);
+    PERFORM dp_count(1) FROM inert_owner.items;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER on_arrival BEFORE INSERT ON inert_analyst.incoming FOR EACH ROW
+    EXECUTE FUNCTION inert_analyst.on_arrival();
+INSERT INTO inert_analyst.incoming VALUES (1);
+SELECT count(*) AS day_tables FROM pg_tables WHERE schemaname = 'inert_analyst' AND tablename = 'day_1';
+SELECT releases AS analyst_releases FROM pgdp.my_budget;
+GRANT USAGE ON SCHEMA inert_analyst TO inert_owner;
 RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_owner;
+CREATE TABLE inert_owner.inbox (day int);
+CREATE TRIGGER borrowed BEFORE INSERT ON inert_owner.inbox FOR EACH ROW
+    EXECUTE FUNCTION inert_analyst.on_arrival();
+GRANT INSERT ON inert_owner.inbox TO inert_analyst;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_analyst;
+INSERT INTO inert_owner.inbox VALUES (2);
+SELECT releases AS analyst_releases FROM pgdp.my_budget;
+RESET SESSION AUTHORIZATION;
+-- Another role's view calling a DBA's helper: an SQL helper that provably makes no release is
+-- allowed; a PL/pgSQL one (it could release, charged to the analyst, and hand it to the view's
+-- owner) is refused (42501).
+CREATE FUNCTION public.inert_doubled(i int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT i * 2';
+CREATE FUNCTION public.inert_tripled(i int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN i * 3; END';
+SET SESSION AUTHORIZATION inert_owner;
+CREATE VIEW inert_owner.doubled AS SELECT public.inert_doubled(id) AS v FROM inert_owner.items;
+CREATE VIEW inert_owner.tripled AS SELECT public.inert_tripled(id) AS v FROM inert_owner.items;
+GRANT SELECT ON inert_owner.doubled, inert_owner.tripled TO inert_analyst;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_analyst;
+SELECT count(v) AS through_sql_helper FROM inert_owner.doubled;
+SELECT count(v) AS through_plpgsql_helper FROM inert_owner.tripled;
+RESET SESSION AUTHORIZATION;
+DROP FUNCTION public.inert_doubled(int), public.inert_tripled(int) CASCADE;
 DROP SCHEMA inert_analyst CASCADE;
 
 -- The same function in the session of a role that cannot be charged: what PostgreSQL allows runs
