@@ -65,8 +65,26 @@ GRANT EXECUTE ON FUNCTION inert_owner.run(text) TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 GRANT SELECT ON inert_owner.items TO inert_analyst;
 CREATE SCHEMA inert_analyst AUTHORIZATION inert_analyst;
+SET SESSION AUTHORIZATION inert_owner;
+-- The owner's SECURITY DEFINER maintenance function: what it creates is the owner's (a role the
+-- analyst does not trust), so it may create a table, also called by a session that can be charged;
+-- a session-level SET in it would steer the caller's later statements and stays refused.
+CREATE FUNCTION inert_owner.maintain() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+    CREATE TABLE IF NOT EXISTS inert_owner.archive (id int DEFAULT 0 CHECK (id >= 0));
+    RETURN 'maintained';
+END $$;
+CREATE FUNCTION inert_owner.steer() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+    SET search_path = inert_owner, public;
+    RETURN 'steered';
+END $$;
+RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION inert_analyst;
 SELECT inert_owner.add_index() AS analyst_with_budget;
+SELECT inert_owner.maintain() AS owners_definer_function;
+SELECT pg_get_userbyid(relowner) AS archive_owner FROM pg_class WHERE relname = 'archive';
+SELECT inert_owner.steer() AS owners_definer_sets;
 CREATE TABLE inert_analyst.own (id int);
 SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
     ('ANALYZE inert_analyst.own'),

@@ -280,10 +280,31 @@ bool leaves_no_code(const Node* utility) {
 // Utility statements running for a visible PORTAL_UTIL_SELECT portal (the extended protocol's).
 int stored_portal_utilities = 0;
 
+// The innermost untrusted frame is a SECURITY DEFINER function running as its owner, a role the
+// session does not trust: what it creates is that role's, written by that role (a schema owner's
+// maintenance function creating a table), never taken for the session user's own code.
+// Not session state (settings, prepared statements, cursors), which steers the session user's later
+// statements whoever sets it.
+bool definer_creates_for_itself(const Node* utility) {
+    switch (nodeTag(utility)) {
+        case T_VariableSetStmt:
+        case T_PrepareStmt:
+        case T_DeallocateStmt:
+        case T_DeclareCursorStmt:
+        case T_ClosePortalStmt:
+            return false;
+        default:
+            break;
+    }
+    const Oid owner = function_owner(innermost_untrusted_function());
+    return OidIsValid(owner) && owner == GetUserId() && !is_trusted_author(owner);
+}
+
 }  // namespace
 
 UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityContext context, bool nested) {
-    if (untrusted_frame_count() > 0 && !allowed_in_untrusted_frame(statement->utilityStmt)) {
+    if (untrusted_frame_count() > 0 && !allowed_in_untrusted_frame(statement->utilityStmt) &&
+        !definer_creates_for_itself(statement->utilityStmt)) {
         const Oid untrusted = innermost_untrusted_function();
         const char* function = get_func_name(untrusted);
         ereport(
