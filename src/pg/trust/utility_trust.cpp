@@ -321,8 +321,8 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
     }
     // Code by members of the role or by an admin may; so may any code run as a superuser, which
     // could make its author a superuser anyway (PostgreSQL's own model).
-    if (nested && !leaves_no_code(statement->utilityStmt) && !superuser() &&
-        unframed_code_foreign_to(GetUserId()))
+    if (nested && unframed_code_foreign_to(GetUserId()) && !superuser() &&
+        !leaves_no_code(statement->utilityStmt))
         refuse_planting(statement->utilityStmt);
     const bool chargeable = session_chargeable();
     Oid procedure = InvalidOid;
