@@ -165,6 +165,29 @@ SELECT command, rt_eve.run(command) AS outcome FROM (VALUES
     ('CREATE SCHEMA rt_c2 CREATE VIEW v AS SELECT 1 AS one')
 ) c(command);
 SELECT rt_eve.own_plant() AS eve_definer_function;
+-- A SECURITY DEFINER function of another role creates code for its owner although this backend ran
+-- eve's code (PostgreSQL's rule: what a definer function runs is its owner's choice); eve's code
+-- looked up inside it may not.
+RESET SESSION AUTHORIZATION;
+CREATE ROLE rt_owner;
+CREATE SCHEMA rt_owner AUTHORIZATION rt_owner;
+GRANT USAGE ON SCHEMA rt_owner TO PUBLIC;
+SET SESSION AUTHORIZATION rt_owner;
+CREATE FUNCTION rt_owner.make() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+    CREATE OR REPLACE FUNCTION rt_owner.made() RETURNS int LANGUAGE sql AS 'SELECT 1';
+    RETURN 'created in rt_owner''s name';
+END $$;
+CREATE FUNCTION rt_owner.make_through_eve() RETURNS text LANGUAGE plpgsql SECURITY DEFINER AS $$
+BEGIN
+    RETURN rt_eve.run('CREATE FUNCTION rt_owner.planted() RETURNS int LANGUAGE sql AS ''SELECT 1''');
+END $$;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION rt_carol2;
+SELECT rt_owner.make() AS owners_definer_function;
+SELECT rt_owner.make_through_eve() AS eve_inside_owners_definer_function;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION rt_carol2;
 SELECT pg_get_userbyid(proowner) AS gift_owner FROM pg_proc WHERE proname = 'gift';
 RESET SESSION AUTHORIZATION;
 REVOKE rt_eve FROM rt_carol2;
@@ -228,9 +251,9 @@ SELECT public.rt_superuser_made() AS superuser_created_in_do_block;
 DROP FUNCTION public.rt_superuser_made();
 
 SELECT dblink_disconnect('admin');
-DROP SCHEMA rt_eve, rt_carol, rt_carol2, rt_dave, rt_vic CASCADE;
+DROP SCHEMA rt_eve, rt_carol, rt_carol2, rt_dave, rt_vic, rt_owner CASCADE;
 DROP TABLE public.rt_results;
 DROP TABLE public.rt_data;
 DROP EXTENSION dblink;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'rt\_%';
-DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_carol2, rt_dave, rt_vic;
+DROP ROLE rt_eve, rt_bob, rt_bob2, rt_carol, rt_carol2, rt_dave, rt_vic, rt_owner;

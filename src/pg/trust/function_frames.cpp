@@ -26,6 +26,7 @@ namespace {
 struct Frame {
     Oid function;
     bool untrusted;
+    uint64 unframed_events;  // unframed_events when it started
 };
 BackendStack<Frame> frames;
 int untrusted_frames = 0;  // untrusted entries of frames (CALLs of untrusted procedures included)
@@ -61,8 +62,13 @@ Oid unframed_authors[kUnframedAuthors];
 int unframed_author_count = 0;
 bool unframed_authors_overflow = false;
 
+// Every time other roles' code is noted, known author or not (a frame compares it with its start).
+uint64 unframed_events = 0;
+
 void note_unframed_author(Oid author) {
-    if (!OidIsValid(author) || unframed_authors_overflow) return;
+    if (!OidIsValid(author)) return;
+    ++unframed_events;
+    if (unframed_authors_overflow) return;
     for (int i = 0; i < unframed_author_count; ++i) {
         if (unframed_authors[i] == author) return;
     }
@@ -150,7 +156,7 @@ bool is_procedure(Oid function) {
 }  // namespace
 
 void push_frame(Oid function, bool untrusted) {
-    frames.push(Frame{function, untrusted});
+    frames.push(Frame{function, untrusted, unframed_events});
     if (untrusted) ++untrusted_frames;
 }
 
@@ -167,6 +173,18 @@ Oid innermost_untrusted_function() {
 }
 
 int untrusted_frame_count() { return untrusted_frames; }
+
+bool innermost_frame_is_definer_of(Oid role) {
+    if (frames.size() == 0) return false;
+    const Frame& innermost = frames[frames.size() - 1];
+    if (innermost.unframed_events != unframed_events) return false;
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(innermost.function));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(tuple);
+    const bool definer = form->prosecdef && form->proowner == role;
+    ReleaseSysCache(tuple);
+    return definer;
+}
 
 // Also decides inlining: the planner does not inline a function that needs the hook, so the
 // body of an untrusted SQL function always runs under its frame. Procedures are not wrapped

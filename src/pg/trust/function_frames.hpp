@@ -37,6 +37,11 @@ bool unframed_code_foreign_to(Oid role);
 void push_frame(Oid function, bool untrusted);
 void pop_frame();
 
+// True if the innermost frame is a SECURITY DEFINER function owned by `role` and no other role's
+// code was noted (looked up, inlined or called without a frame) since it started: what runs now is that
+// function's own code, or code it chose to call (PostgreSQL's own rule for SECURITY DEFINER functions).
+bool innermost_frame_is_definer_of(Oid role);
+
 // The active frames of untrusted functions, and the innermost one (for messages).
 int untrusted_frame_count();
 Oid innermost_untrusted_function();

@@ -320,9 +320,10 @@ UtilityTrust enter_utility_trust(const PlannedStmt* statement, ProcessUtilityCon
              errhint("Run such DDL as the function's owner, or ask a pgdp admin to own the function.")));
     }
     // Code by members of the role or by an admin may; so may any code run as a superuser, which
-    // could make its author a superuser anyway (PostgreSQL's own model).
+    // could make its author a superuser anyway, and a SECURITY DEFINER function of the current user
+    // that has run no newly recorded code (PostgreSQL's own model for both).
     if (nested && unframed_code_foreign_to(GetUserId()) && !superuser() &&
-        !leaves_no_code(statement->utilityStmt))
+        !leaves_no_code(statement->utilityStmt) && !innermost_frame_is_definer_of(GetUserId()))
         refuse_planting(statement->utilityStmt);
     const bool chargeable = session_chargeable();
     Oid procedure = InvalidOid;
