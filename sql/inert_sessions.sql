@@ -26,6 +26,15 @@ SET TRANSACTION READ ONLY;
 SHOW transaction_isolation;
 COMMIT;
 RESET SESSION AUTHORIZATION;
+-- Deciding takes no predicate lock on pgdp's tables in a SERIALIZABLE transaction (PostgreSQL's
+-- tidscan test lists the transaction's locks): a schema created in the transaction makes the
+-- session decide again inside it.
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+CREATE SCHEMA inert_probe;
+SELECT 1 AS decided_again;
+SELECT count(*) AS predicate_locks_on_pgdp FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+WHERE l.pid = pg_backend_pid() AND l.mode = 'SIReadLock' AND c.relnamespace = 'pgdp'::regnamespace;
+ROLLBACK;
 
 -- Another role's SECURITY DEFINER maintenance function that creates an index on plain columns and
 -- runs ANALYZE: allowed under its frame (nothing it creates can run code).
