@@ -59,9 +59,10 @@ SELECT inert_owner.add_index() AS user_without_budget;
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.item_ids(5);
 RESET SESSION AUTHORIZATION;
 -- For a session that can be charged, utilities that create no code are allowed under another
--- role's frame too (an index on plain columns, ANALYZE, privileges on its own objects, a temporary
--- table with a primary key); what could plant code that pgdp would
--- take for the analyst's own, or make someone a pgdp admin, stays refused (42501).
+-- role's frame too (an index on plain columns, ANALYZE, REVOKE, a temporary table with a primary
+-- key); what could plant code that pgdp would take for the analyst's own, hand the analyst's
+-- objects (and the releases stored in them later) to another role (GRANT, red team round 16), or
+-- make someone a pgdp admin stays refused (42501).
 SET SESSION AUTHORIZATION inert_owner;
 CREATE FUNCTION inert_owner.run(command text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -98,9 +99,10 @@ CREATE TABLE inert_analyst.own (id int);
 SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
     ('ANALYZE inert_analyst.own'),
     ('CREATE TEMP TABLE scratch (id int PRIMARY KEY, label text NOT NULL UNIQUE)'),
-    ('GRANT SELECT ON inert_analyst.own TO inert_owner'),
     ('CREATE INDEX ON inert_analyst.own (id)'),
+    ('REVOKE SELECT ON inert_analyst.own FROM inert_owner'),
     -- refused:
+    ('GRANT SELECT ON inert_analyst.own TO inert_owner'),
     ('CREATE INDEX ON inert_analyst.own ((id + 1))'),
     ('CREATE INDEX ON inert_analyst.own (id) WHERE id > 0'),
     ('CREATE TABLE inert_analyst.planted (id int)'),
@@ -134,6 +136,18 @@ CREATE FUNCTION inert_owner.calls_user(lo int) RETURNS SETOF int LANGUAGE sql AS
     'SELECT id FROM inert_owner.items WHERE id >= inert_owner.helper(lo)';
 CREATE FUNCTION inert_owner.domain_of(lo int) RETURNS SETOF int LANGUAGE sql AS
     'SELECT id FROM inert_owner.items WHERE id >= lo::inert_owner.positive';
+-- Red team round 16: a domain whose CHECK releases from SQL text, hidden in a column definition
+-- list or a table function's columns (no cast in the tree).
+CREATE SEQUENCE inert_owner.loot;
+GRANT ALL ON SEQUENCE inert_owner.loot TO PUBLIC;
+CREATE DOMAIN inert_owner.leaky AS int CHECK (query_to_xml(
+    'SELECT setval(''inert_owner.loot'', dp_count(1)) FROM inert_owner.items', false, false, '') IS NOT NULL);
+CREATE FUNCTION inert_owner.from_record() RETURNS TABLE (n bigint) LANGUAGE sql STABLE AS
+    $$SELECT count(*) FROM jsonb_to_record('{"a": 1}') AS t(a inert_owner.leaky)$$;
+CREATE FUNCTION inert_owner.from_xml() RETURNS TABLE (n bigint) LANGUAGE sql STABLE AS
+    $$SELECT count(*) FROM XMLTABLE('/r' PASSING xmlparse(document '<r><a>1</a></r>')
+      COLUMNS a inert_owner.leaky PATH 'a')$$;
+GRANT USAGE ON TYPE inert_owner.leaky TO PUBLIC;
 GRANT SELECT ON inert_owner.counted TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 -- A new session: this one ran inert_owner's code while it could not be charged (inert_user's calls).
@@ -146,9 +160,16 @@ EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.from_text();
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.sets();
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.calls_user(5);
 EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.domain_of(5);
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.from_record();
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.from_xml();
+SELECT * FROM inert_owner.from_record();
+SELECT * FROM inert_owner.from_xml();
+-- The same in the analyst's own query: the values are built in another role's domain (42501).
+SELECT count(*) FROM jsonb_to_record('{"a": 1}') AS t(a inert_owner.leaky);
 SELECT * FROM inert_owner.releases();
 SELECT * FROM inert_owner.from_text();
 SELECT releases AS analyst_releases FROM pgdp.my_budget;
+SELECT is_called AS owner_got_a_release FROM inert_owner.loot;
 -- The analyst's own trigger on its own table runs without a frame (a partition-on-demand trigger
 -- creates its table and may release). Attached by another role to that role's table, the same
 -- function releases nothing there: the statement writes another role's table.
@@ -210,8 +231,8 @@ SELECT command, left(inert_owner.run(command), 60) AS outcome FROM (VALUES
     ('CREATE TEMP VIEW tv AS SELECT 1 AS one'),
     ('PREPARE inert_p AS SELECT 1'),
     ('SET search_path = inert_owner, public'),
-    ('GRANT SELECT ON inert_user.own TO inert_owner'),
     -- refused:
+    ('GRANT SELECT ON inert_user.own TO inert_owner'),
     ('CREATE TABLE inert_user.checked (id int DEFAULT 1 CHECK (id > 0))'),
     ('CREATE INDEX ON inert_user.own ((id + 1))'),
     ('ALTER TABLE inert_user.own ALTER COLUMN id SET DEFAULT 0'),

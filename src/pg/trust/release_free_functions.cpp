@@ -4,7 +4,10 @@ extern "C" {
 #include "access/htup_details.h"
 #include "access/transam.h"
 #include "catalog/pg_language.h"
+#include "access/genam.h"
+#include "access/table.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_range.h"
 #include "catalog/pg_type.h"
 #include "executor/functions.h"
 #include "nodes/nodeFuncs.h"
@@ -59,6 +62,30 @@ bool unsafe_function(Oid function, void*) {
     return unsafe;
 }
 
+bool user_type_in(const List* types) {
+    ListCell* cell;
+    foreach (cell, types) {
+        if (lfirst_oid(cell) >= FirstNormalObjectId) return true;
+    }
+    return false;
+}
+
+// A range type's subtype_diff is kept in the type cache, looked up once (maybe while a statement
+// is planned, by selectivity estimation) and called later without another lookup, even after its
+// body was replaced: such a function never goes without a frame.
+bool is_subtype_diff(Oid function) {
+    Relation ranges = table_open(RangeRelationId, AccessShareLock);
+    SysScanDesc scan = systable_beginscan(ranges, InvalidOid, false, nullptr, 0, nullptr);
+    bool found = false;
+    HeapTuple tuple;
+    while (!found && HeapTupleIsValid(tuple = systable_getnext(scan))) {
+        found = ((Form_pg_range)GETSTRUCT(tuple))->rngsubdiff == function;
+    }
+    systable_endscan(scan);
+    table_close(ranges, AccessShareLock);
+    return found;
+}
+
 bool unsafe_node(Node* node, void* context) {
     if (node == nullptr) return false;
     if (IsA(node, Query)) {
@@ -73,8 +100,17 @@ bool unsafe_node(Node* node, void* context) {
         }
         return query_tree_walker(query, walker_cast(unsafe_node), context, 0);
     }
-    if (IsA(node, CoerceToDomain) && castNode(CoerceToDomain, node)->resulttype >= FirstNormalObjectId)
+    // Values built in a user's type run its input function or its domain's checks: casts,
+    // constants, rows, arrays, function results, and the column definition lists of functions in
+    // FROM and table functions (jsonb_to_record(...) AS t(a d), XMLTABLE ... COLUMNS a d).
+    const bool builds_values =
+        IsA(node, CoerceToDomain) || IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) ||
+        IsA(node, ConvertRowtypeExpr) || IsA(node, FuncExpr) || IsA(node, Const) || IsA(node, RowExpr) ||
+        IsA(node, ArrayExpr) || IsA(node, RelabelType) || IsA(node, Param) || IsA(node, CoerceToDomainValue);
+    if (builds_values && exprType(node) >= FirstNormalObjectId) return true;
+    if (IsA(node, RangeTblFunction) && user_type_in(castNode(RangeTblFunction, node)->funccoltypes))
         return true;
+    if (IsA(node, TableFunc) && user_type_in(castNode(TableFunc, node)->coltypes)) return true;
     if (check_functions_in_node(node, unsafe_function, context)) return true;
     return expression_tree_walker(node, walker_cast(unsafe_node), context);
 }
@@ -91,7 +127,7 @@ bool release_free_sql_function(Oid function) {
                  heap_attisnull(tuple, Anum_pg_proc_proconfig, nullptr) &&
                  heap_attisnull(tuple, Anum_pg_proc_prosqlbody, nullptr);
     for (int i = 0; plain && i < form->pronargs; ++i) plain = !IsPolymorphicType(form->proargtypes.values[i]);
-    if (!plain) return false;
+    if (!plain || is_subtype_diff(function)) return false;
     bool is_null = true;
     const char* source = TextDatumGetCString(SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_prosrc, &is_null));
     List* statements = pg_parse_query(source);

@@ -12,7 +12,8 @@ namespace pgdp::pg {
 // argument, a body given as text) whose body is one SELECT that, parsed and rewritten now (views
 // expanded, row-security policies applied, names resolved with the current search_path), calls
 // only built-in functions and operators, none of which runs SQL text or changes a setting
-// (query_to_xml and its family, ts_stat, ts_rewrite, set_config), and uses no domain of a user.
+// (query_to_xml and its family, ts_stat, ts_rewrite, set_config), and builds no value of a user's
+// type (a domain's checks, a type's input); not a range type's subtype_diff (kept in the type cache).
 // Parse errors are raised as the planner's own inlining would raise them.
 bool release_free_sql_function(Oid function);
 

@@ -404,7 +404,7 @@ void require_release_context(const char* aggregate_name, const PlannedStmt* stat
                     role_name(GetSessionUserId())),
              errdetail(
                  "Releases are charged to the session user, so only code written by that user or owned by "
-                 "a pgdp admin may make them; trigger functions count only when a pgdp admin owns them."),
+                 "a pgdp admin may make them."),
              errhint("Make the release in your own query or function, or ask a pgdp admin to provide the "
                      "function.")));
     }

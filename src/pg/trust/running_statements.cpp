@@ -109,6 +109,15 @@ bool find_foreign_domain(Node* node, void* context) {
     if (builds_values && type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
         return true;
     }
+    // Column definition lists of functions in FROM and table functions' columns: their values are
+    // built in those types (jsonb_to_record(...) AS t(a d), XMLTABLE ... COLUMNS a d).
+    const List* column_types = IsA(node, RangeTblFunction) ? castNode(RangeTblFunction, node)->funccoltypes
+                               : IsA(node, TableFunc)      ? castNode(TableFunc, node)->coltypes
+                                                           : NIL;
+    ListCell* cell;
+    foreach (cell, column_types) {
+        if (type_runs_foreign_constraints(lfirst_oid(cell), static_cast<ForeignCode*>(context))) return true;
+    }
     return expression_tree_walker(
         node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)), context);
 }

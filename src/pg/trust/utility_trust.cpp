@@ -41,33 +41,6 @@ bool plain_constraints(const List* constraints) {
     return true;
 }
 
-bool in_pgdp_schema(Oid relation) {
-    const Oid schema = get_namespace_oid("pgdp", true);
-    return OidIsValid(relation) && OidIsValid(schema) && get_rel_namespace(relation) == schema;
-}
-
-// GRANT or REVOKE on objects that confer no pgdp power: not on functions (EXECUTE on
-// pgdp.set_budget makes a pgdp admin, whose code is trusted) and not on pgdp's schema or its
-// tables (budgets, grants).
-bool grants_no_pgdp_power(const GrantStmt* grant) {
-    switch (grant->objtype) {
-        case OBJECT_FUNCTION:
-        case OBJECT_PROCEDURE:
-        case OBJECT_ROUTINE:
-            return false;
-        default:
-            break;
-    }
-    ListCell* cell;
-    foreach (cell, grant->objects) {
-        const Node* object = static_cast<const Node*>(lfirst(cell));
-        if (IsA(object, String) && std::strcmp(strVal(object), "pgdp") == 0) return false;  // a schema
-        if (IsA(object, RangeVar) &&
-            in_pgdp_schema(RangeVarGetRelid(castNode(RangeVar, const_cast<Node*>(object)), NoLock, true)))
-            return false;
-    }
-    return true;
-}
 
 // Utilities another role's function may run in the session: none of them creates or changes an
 // object (a temporary table without expressions aside). Whatever such a function creates is owned
@@ -102,14 +75,15 @@ bool allowed_in_untrusted_frame(const Node* utility) {
             return explained != nullptr && IsA(explained, Query) &&
                    castNode(Query, explained)->commandType != CMD_UTILITY;
         }
-        // Maintenance that creates no code: statistics, privileges on objects (not role
-        // membership: a role that may SET ROLE to the session user creates objects it owns),
-        // a materialized view's refresh (its query runs as its owner, where no release is made).
+        // Maintenance that creates no code: statistics, a materialized view's refresh (its query
+        // runs as its owner, where no release is made).
         case T_VacuumStmt:
         case T_RefreshMatViewStmt:
             return true;
+        // REVOKE; a GRANT would hand the session user's objects, and the releases it stores in them
+        // later, to another role (red team round 16); a definer function grants its owner's.
         case T_GrantStmt:
-            return grants_no_pgdp_power(castNode(GrantStmt, utility));
+            return !castNode(GrantStmt, utility)->is_grant;
         // An index on plain columns: no expression or predicate runs user code on later writes.
         case T_IndexStmt: {
             const IndexStmt* index = castNode(IndexStmt, utility);
