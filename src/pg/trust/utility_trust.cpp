@@ -41,7 +41,6 @@ bool plain_constraints(const List* constraints) {
     return true;
 }
 
-
 // Utilities another role's function may run in the session: none of them creates or changes an
 // object (a temporary table without expressions aside). Whatever such a function creates is owned
 // by the session user, so pgdp would trust it as that user's own code later (a view shadowing a
