@@ -28,6 +28,7 @@ struct Decision {
 Decision decision{false, InvalidOid, true};
 // The last answer decided in this backend: a turn from false to true drops the cached plans.
 bool last_answer = true;
+bool deciding = false;  // reading the catalog now (no recursive decision)
 Oid budgets_table = InvalidOid;
 Oid grants_table = InvalidOid;
 bool callbacks_registered = false;
@@ -86,7 +87,9 @@ bool refresh_chargeable_session() {
     }
     const Oid user = GetSessionUserId();
     if (decision.valid && decision.user == user) return decision.chargeable;
+    deciding = true;  // left set by an error: session_chargeable fails closed until the next refresh
     const bool chargeable = decide_from_catalog();
+    deciding = false;
     decision = Decision{true, user, chargeable};
     // Plans made without the rules (no author walk, other roles' SQL functions inlined) are
     // planned again under them; one already running is refused at its release.
@@ -96,8 +99,12 @@ bool refresh_chargeable_session() {
 }
 
 bool session_chargeable() {
-    if (!decision.valid || decision.user != GetSessionUserId()) return true;
-    return decision.chargeable;
+    if (decision.valid && decision.user == GetSessionUserId()) return decision.chargeable;
+    // Forgotten since the statement began (an invalidation, a reset of the caches while it runs):
+    // decided again now inside a transaction, so that a session that cannot be charged does not
+    // turn to the rules halfway through a statement; the rules apply otherwise (fail closed).
+    if (callbacks_registered && !deciding && IsTransactionState()) return refresh_chargeable_session();
+    return true;
 }
 
 void require_rules_for_release(const PlannedStmt* statement) {

@@ -27,8 +27,8 @@ namespace pgdp::pg {
 // ProcessUtility), inside a transaction: re-decides if the answer may have changed. Returns it.
 bool refresh_chargeable_session();
 
-// The answer as last decided; true (the rules apply: fail closed) before the first decision of
-// this session user, or while it may be stale. Never reads the catalog: safe in every hook.
+// The answer as last decided. When it was forgotten (an invalidation while a statement runs), it is
+// decided again if a transaction is open; true (the rules apply: fail closed) otherwise.
 bool session_chargeable();
 
 // Before a release plan runs, in a session that can be charged (also when the kept answer is stale:

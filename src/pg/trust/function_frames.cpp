@@ -195,6 +195,7 @@ bool innermost_frame_is_definer_of(Oid role) {
 bool function_needs_frame(Oid function, bool planning) {
     if (function < FirstNormalObjectId) return false;
     const Trust trust = function_trust(function);
+    if (!OidIsValid(trust.author)) return false;  // C or internal: installed by a superuser
     if (session_chargeable()) {
         if (!trust.untrusted || is_procedure(function)) return false;
         return !(planning && release_free_sql_function(function));
