@@ -4,8 +4,9 @@
 # pgdp in shared_preload_libraries and CREATE EXTENSION pgdp, the same data; each workload runs as
 #   plain     a role without budget (a session pgdp cannot charge)
 #   analyst   a role with a budget (pgdp's release-authority rules apply)
-# against both servers, in interleaved rounds; prints the median latency of each and the ratio
-# with/without pgdp. No workload makes a release.
+# against both servers, in interleaved rounds; prints the median latency of each, the ratio of the
+# medians with/without pgdp, and the median of the rounds' paired ratios (each round runs both
+# servers back to back, so a burst of other load hits both). No workload makes a release.
 #   select-only    pgbench -S (scale 10)
 #   tpcb           pgbench's TPC-B-like transaction
 #   join-10        planning and running a join of 10 small tables (planned every time)
@@ -118,17 +119,23 @@ latency_ms() {  # port role workload
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-declare -A samples
+declare -A samples ratios
 for ((round = 1; round <= ROUNDS; round++)); do
     for workload in "${WORKLOADS[@]}"; do
         for role in bench_plain bench_analyst; do
             # Alternate which server goes first, so neither always runs on a warmer machine.
             if ((round % 2)); then order=(without with); else order=(with without); fi
+            declare -A pair=()
             for server in "${order[@]}"; do
                 port=$port_without
                 [ "$server" = with ] && port=$port_with
-                samples[$workload,$role,$server]+=" $(latency_ms "$port" "$role" "$workload")"
+                pair[$server]="$(latency_ms "$port" "$role" "$workload")"
+                samples[$workload,$role,$server]+=" ${pair[$server]}"
             done
+            # The ratio of the two runs of this round: a burst of load elsewhere on the machine
+            # hits both runs of a pair rather than one side of the medians.
+            ratios[$workload,$role]+=" $(awk -v a="${pair[without]}" -v b="${pair[with]}" 'BEGIN {printf "%.4f", b / a}')"
+            unset pair
         done
     done
     echo "round $round of $ROUNDS done" >&2
@@ -136,14 +143,16 @@ done
 
 echo
 echo "median latency over $ROUNDS interleaved rounds of ${SECONDS_PER_RUN} s, PostgreSQL $("$PG_BINDIR/postgres" -V | awk '{print $3}')"
-printf '  %-14s %-8s %12s %12s %8s\n' workload session "without ms" "with ms" ratio
+printf '  %-14s %-8s %12s %12s %8s %12s\n' workload session "without ms" "with ms" ratio "paired ratio"
 for workload in "${WORKLOADS[@]}"; do
     for role in bench_plain bench_analyst; do
         # shellcheck disable=SC2086
         without="$(median ${samples[$workload,$role,without]})"
         # shellcheck disable=SC2086
         with="$(median ${samples[$workload,$role,with]})"
-        awk -v w="$workload" -v r="${role#bench_}" -v a="$without" -v b="$with" \
-            'BEGIN {printf "  %-14s %-8s %12.3f %12.3f %8.3f\n", w, r, a, b, b / a}'
+        # shellcheck disable=SC2086
+        paired="$(median ${ratios[$workload,$role]})"
+        awk -v w="$workload" -v r="${role#bench_}" -v a="$without" -v b="$with" -v p="$paired" \
+            'BEGIN {printf "  %-14s %-8s %12.3f %12.3f %8.3f %12.3f\n", w, r, a, b, b / a, p}'
     done
 done
