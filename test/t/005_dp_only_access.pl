@@ -831,11 +831,13 @@ session(
 $node->safe_psql('postgres',
 	q{ALTER ROLE alice SET session_preload_libraries = 'auto_explain'; ALTER ROLE alice SET auto_explain.log_min_duration = 0;});
 my $log_offset = -s $node->logfile;
+# force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16.
+my $force_parallel = $node->safe_psql('postgres', 'SHOW server_version_num') < 160000 ? 'force_parallel_mode' : 'debug_parallel_query';
 session(
 	'alice',
 	{
 		name => 'force parallel plans',
-		sql => 'SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET force_parallel_mode = on;',
+		sql => "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET $force_parallel = on;",
 		ok => 1
 	},
 	{
