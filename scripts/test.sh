@@ -124,11 +124,12 @@ else
     timeout -k 10 "$REGRESS_TIMEOUT" make PG_CONFIG="$PG_CONFIG" installcheck \
         REGRESS_OPTS="--inputdir=. --outputdir=$outdir" 2>&1 | tee "$regress_log" || rc=$?
     if [ "$rc" -eq 124 ]; then echo "pg_regress: timed out after $REGRESS_TIMEOUT s"; fi
-    # PostgreSQL 15: "All N tests passed." or "M of N tests failed." (", K of these failures ignored")
-    all_pass="$(sed -n 's/^ *All \([0-9]\+\) tests\? passed\..*/\1/p' "$regress_log" | tail -n 1)"
-    ignored="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? passed, .*ignored.*/\1/p' "$regress_log" | tail -n 1)"
+    # "All N tests passed." or "M of N tests failed." (", K of these failures ignored"); PostgreSQL
+    # 16+ prefixes them with "# " (TAP output).
+    all_pass="$(sed -n 's/^[# ]*All \([0-9]\+\) tests\? passed\..*/\1/p' "$regress_log" | tail -n 1)"
+    ignored="$(sed -n 's/^[# ]*\([0-9]\+\) of \([0-9]\+\) tests\? passed, .*ignored.*/\1/p' "$regress_log" | tail -n 1)"
     all_pass="${all_pass:-$ignored}"
-    some_fail="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? failed.*/\1 \2/p' "$regress_log" | tail -n 1)"
+    some_fail="$(sed -n 's/^[# ]*\([0-9]\+\) of \([0-9]\+\) tests\? failed.*/\1 \2/p' "$regress_log" | tail -n 1)"
     if [ -n "$all_pass" ] && [ "$rc" -eq 0 ]; then
         PASSED=$((PASSED + all_pass))
     elif [ -n "$some_fail" ]; then
@@ -137,7 +138,7 @@ else
         step_failed "pg_regress" "$nf"
     else
         # pg_regress stopped early (e.g. an expected file is missing): count what did pass.
-        nok="$(grep -cE '^(test| )? +[^ ]+ +\.\.\. ok' "$regress_log" || true)"
+        nok="$(grep -cE '^(test| )? +[^ ]+ +\.\.\. ok|^ok [0-9]+ ' "$regress_log" || true)"
         PASSED=$((PASSED + nok))
         step_failed "pg_regress (exit $rc, no summary)"
     fi

@@ -51,6 +51,8 @@ max_worker_processes = 16
 max_parallel_workers = 8
 });
 $node->start;
+# PostgreSQL 16 no longer turns a table into a view with an ON SELECT rule (42809).
+my $pg16 = $node->safe_psql('postgres', 'SHOW server_version_num') >= 160000;
 
 # ---------------------------------------------------------------------------
 # The admin's side.
@@ -934,9 +936,10 @@ session(
 	{
 		name => 'ON SELECT rule turning her table into a view of the rows',
 		sql => 'CREATE TABLE alice.rv (customer int); CREATE RULE "_RETURN" AS ON SELECT TO alice.rv DO INSTEAD SELECT customer FROM sales;',
-		ok => 1
+		$pg16 ? (state => '42809') : (ok => 1)
 	},
-	{ name => 'read through the rule', sql => 'SELECT * FROM alice.rv;', state => '42501' },
+	# (16+: her own empty table, no rule)
+	{ name => 'read through the rule', sql => 'SELECT * FROM alice.rv;', $pg16 ? (ok => 1) : (state => '42501') },
 	{ name => 'her table inheriting sales', sql => 'CREATE TABLE alice.child () INHERITS (sales);', state => '42501' },
 	{
 		name => 'ALTER TABLE ... INHERIT sales',

@@ -299,8 +299,8 @@ void for_each_registered_worker(Visit visit) {
 #else
     for (const slist_node* node = BackgroundWorkerList.head.next; node != nullptr; node = node->next) {
 #endif
-        visit(*reinterpret_cast<const RegisteredBgWorker*>(reinterpret_cast<const char*>(node) -
-                                                           offsetof(RegisteredBgWorker, rw_lnode)));
+        const char* base = reinterpret_cast<const char*>(node) - offsetof(RegisteredBgWorker, rw_lnode);
+        visit(*reinterpret_cast<const RegisteredBgWorker*>(base));
     }
 }
 

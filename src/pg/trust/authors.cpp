@@ -43,8 +43,11 @@ const char* role_name(Oid role) {
 namespace {
 
 // The owner column `owner` of the catalog row `object` in syscache `cache`; InvalidOid if none.
+// (clang-format 14 and 19+ disagree on the spacing of a pointer to member.)
+// clang-format off
 template <typename Row>
 Oid owner_in_catalog(int cache, Oid object, Oid Row::*owner) {
+    // clang-format on
     HeapTuple tuple = SearchSysCache1(cache, ObjectIdGetDatum(object));
     if (!HeapTupleIsValid(tuple)) return InvalidOid;
     const Oid result = reinterpret_cast<const Row*>(GETSTRUCT(tuple))->*owner;
