@@ -329,8 +329,11 @@ GRANT SELECT ON authz_eve.config_view TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION authz_bob;
 INSERT INTO authz_eve.config_setter VALUES (1);
+-- (no context lines: PostgreSQL 18 names a SQL function's statements differently)
+\set SHOW_CONTEXT never
 SELECT authz_eve.steer_maybe(false);
 SELECT authz_eve.steer_maybe(true);
+\set SHOW_CONTEXT errors
 SELECT * FROM authz_eve.config_view;
 SHOW search_path;
 BEGIN;

@@ -14,12 +14,17 @@ RESET client_min_messages;
 -- dependency of the extension's objects and of their parts (columns, constraints, rules, ...).
 -- Not compared: attoptions entries pg_attver=N (a per-column stamp some server builds keep) and
 -- atthasmissing (a column added by ALTER TABLE keeps a stored default for old rows).
--- PostgreSQL 17 also makes the array types of the extension's types members of it (15 links them
--- to their element types only, internally): those membership rows are left out on every major.
+-- Left out so that the pin is the same on every major: PostgreSQL 17+ also makes the array types
+-- and the row types of the extension's types and relations members of it (15 links them to their
+-- element types and relations only, internally); 18 keeps NOT NULL constraints in pg_constraint
+-- (the columns' attnotnull below says the same).
 CREATE TEMP VIEW pgdp_catalog AS
 WITH RECURSIVE depend AS (
     SELECT d.* FROM pg_depend d
-    WHERE NOT (d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND EXISTS (SELECT FROM pg_type t WHERE t.oid = d.objid AND t.typcategory = 'A'))
+    WHERE NOT (d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND EXISTS (
+        SELECT FROM pg_type t WHERE t.oid = d.objid
+          AND (t.typcategory = 'A' OR EXISTS (SELECT FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind <> 'c'))))
+      AND NOT (d.classid = 'pg_constraint'::regclass AND EXISTS (SELECT FROM pg_constraint c WHERE c.oid = d.objid AND c.contype = 'n'))
 ), objects(classid, objid) AS (
     SELECT d.classid, d.objid FROM depend d JOIN pg_extension e ON d.refobjid = e.oid
     WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'pgdp'
@@ -82,7 +87,7 @@ UNION ALL
 SELECT 'constraint', c.conrelid::regclass::text || ' ' || c.conname,
        concat_ws(' | ', c.contype, pg_get_constraintdef(c.oid), c.condeferrable, c.condeferred, c.convalidated,
                  c.conindid::regclass)
-FROM pg_constraint c WHERE c.conrelid IN (SELECT oid FROM relations)
+FROM pg_constraint c WHERE c.conrelid IN (SELECT oid FROM relations) AND c.contype <> 'n'
 UNION ALL
 SELECT 'index', regexp_replace(i.indexrelid::regclass::text, 'pg_toast_[0-9]+', 'pg_toast_N'),
        regexp_replace(pg_get_indexdef(i.indexrelid), 'pg_toast_[0-9]+', 'pg_toast_N', 'g')
@@ -198,7 +203,9 @@ ORDER BY 2, 3, 1;
 SELECT pg_describe_object(classid, objid, objsubid) AS object
 FROM pg_depend d
 WHERE refclassid = 'pg_extension'::regclass AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pgdp')
-  AND deptype = 'e' AND NOT (d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND EXISTS (SELECT FROM pg_type t WHERE t.oid = d.objid AND t.typcategory = 'A'))
+  AND deptype = 'e' AND NOT (d.deptype = 'e' AND d.classid = 'pg_type'::regclass AND EXISTS (
+        SELECT FROM pg_type t WHERE t.oid = d.objid
+          AND (t.typcategory = 'A' OR EXISTS (SELECT FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind <> 'c'))))
 ORDER BY 1;
 -- Every aggregate is parallel safe with combine, serialize and deserialize functions and a
 -- read-write final function (never shared between releases), on the internal state.
