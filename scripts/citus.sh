@@ -36,6 +36,14 @@ CITUS_EXTENSION_VERSION="${CITUS_VERSION%.*}"
 # libcurl4-openssl-dev with --without-libcurl (the anonymous statistics collector, off anyway).
 CITUS_PACKAGES=(liblz4-dev libzstd-dev)
 if [ "$PG_MAJOR" -ge 16 ]; then CITUS_PACKAGES+=(libicu-dev); fi
+# PostgreSQL 18's pg_config.h defines HAVE_LIBCURL (its OAuth support), which turns on Citus's curl
+# code whatever --without-libcurl says: build it with libcurl then (Citus's statistics collection
+# stays off: only its packagers' builds enable it).
+CITUS_CONFIGURE_OPTIONS=(--without-libcurl)
+if [ "$PG_MAJOR" -ge 18 ]; then
+    CITUS_PACKAGES+=(libcurl4-openssl-dev)
+    CITUS_CONFIGURE_OPTIONS=()
+fi
 CITUS_STATUS=""
 
 # True when the PostgreSQL of $PG_CONFIG has citus.so and a citus.control of version $CITUS_EXTENSION_VERSION-x.
@@ -125,7 +133,7 @@ ensure_citus() {
         mkdir -p "$builddir"
         tar -xzf "$tarball" -C "$builddir" || { citus_fail 2 "could not unpack $tarball"; return; }
         [ -d "$srcdir" ] || { citus_fail 2 "$tarball has no citus-${CITUS_VERSION}/"; return; }
-        if ! (cd "$srcdir" && ./configure --without-libcurl PG_CONFIG="$PG_CONFIG") \
+        if ! (cd "$srcdir" && ./configure "${CITUS_CONFIGURE_OPTIONS[@]}" PG_CONFIG="$PG_CONFIG") \
             >"$builddir/configure.log" 2>&1; then
             tail -n 30 "$builddir/configure.log" >&2
             citus_fail 2 "configure failed (log: $builddir/configure.log)"

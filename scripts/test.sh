@@ -222,13 +222,15 @@ else
             PASSED=$((PASSED + 1))
         else
             step_failed "tap:$name"
+            # The TAP logs: tmp_check/log up to PostgreSQL 17, log/ from 18.
             l="$taproot/tmp_check/log/regress_log_${name%.pl}"
+            [ -f "$l" ] || l="$taproot/log/regress_log_${name%.pl}"
             if [ -f "$l" ]; then echo "---- $l (last 200 lines) ----"; tail -n 200 "$l"; fi
         fi
     done
     # Keep the logs next to the others.
     rm -rf "$LOGDIR/tap"
-    cp -r "$taproot/tmp_check/log" "$LOGDIR/tap" 2>/dev/null || true
+    cp -r "$taproot/tmp_check/log" "$LOGDIR/tap" 2>/dev/null || cp -r "$taproot/log" "$LOGDIR/tap" 2>/dev/null || true
     rm -rf "$taproot"
     log "TAP: $((SECONDS - t0)) s"
 fi
