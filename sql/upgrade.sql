@@ -17,7 +17,8 @@ RESET client_min_messages;
 -- Left out so that the pin is the same on every major: PostgreSQL 17+ also makes the array types
 -- and the row types of the extension's types and relations members of it (15 links them to their
 -- element types and relations only, internally); 18 keeps NOT NULL constraints in pg_constraint
--- (the columns' attnotnull below says the same).
+-- (the columns' attnotnull below says the same); a view's rule depends on the view itself only up
+-- to 15 (through the view body's OLD entry, gone in 16).
 CREATE TEMP VIEW pgdp_catalog AS
 WITH RECURSIVE depend AS (
     SELECT d.* FROM pg_depend d
@@ -25,6 +26,8 @@ WITH RECURSIVE depend AS (
         SELECT FROM pg_type t WHERE t.oid = d.objid
           AND (t.typcategory = 'A' OR EXISTS (SELECT FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind <> 'c'))))
       AND NOT (d.classid = 'pg_constraint'::regclass AND EXISTS (SELECT FROM pg_constraint c WHERE c.oid = d.objid AND c.contype = 'n'))
+      AND NOT (d.classid = 'pg_rewrite'::regclass AND d.deptype = 'n' AND d.refclassid = 'pg_class'::regclass
+           AND d.refobjid = (SELECT r.ev_class FROM pg_rewrite r WHERE r.oid = d.objid))
 ), objects(classid, objid) AS (
     SELECT d.classid, d.objid FROM depend d JOIN pg_extension e ON d.refobjid = e.oid
     WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = 'pgdp'
