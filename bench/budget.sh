@@ -10,7 +10,7 @@
 #     uncharged one (the script fails otherwise).
 #
 #   bash bench/budget.sh
-#       install what is missing, build and install pgdp, start a throwaway PostgreSQL 15 cluster
+#       install what is missing, build and install pgdp, start a throwaway PostgreSQL cluster
 #       (scripts/common.sh, as bench/aggregates.sh does) with shared_preload_libraries = 'pgdp',
 #       fsync = on and synchronous_commit = on, run, remove the cluster.
 #   PGDP_BENCH_SECONDS=5 bash bench/budget.sh        seconds per query (default 10): the 1-client
