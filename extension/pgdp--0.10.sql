@@ -1659,14 +1659,18 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
     -- tablespace: regclass, oid or name first argument) and every cumulative statistics reader
     -- (pg_stat_get_*: relation, index, function, database, buffer, WAL, SLRU counters, current
     -- transaction's too) except the per-session ones PostgreSQL already limits to the caller's own
-    -- sessions (pg_stat_get_activity, pg_stat_get_backend_*, pg_stat_get_progress_info); then every
+    -- sessions (pg_stat_get_activity, pg_stat_get_backend_*, pg_stat_get_progress_info; not 18's
+    -- pg_stat_get_backend_io and _wal, which count any backend's reads and writes); then every
     -- pg_catalog view that calls one of them, directly or through another such view.
     WITH RECURSIVE functions AS (
         SELECT p.oid FROM pg_proc p
         WHERE p.pronamespace = 'pg_catalog'::regnamespace
           AND ((p.proname LIKE 'pg\_%\_size' AND p.pronargs >= 1
                 AND p.proargtypes[0] IN ('regclass'::regtype, 'oid'::regtype, 'name'::regtype))
-               OR (p.proname LIKE 'pg\_stat\_get\_%' AND p.proname NOT LIKE 'pg\_stat\_get\_backend\_%'
+               OR (p.proname LIKE 'pg\_stat\_get\_%'
+                   AND (p.proname NOT LIKE 'pg\_stat\_get\_backend\_%'
+                        -- PostgreSQL 18's per-backend I/O and WAL counters: any backend's, by pid
+                        OR p.proname IN ('pg_stat_get_backend_io', 'pg_stat_get_backend_wal'))
                    AND p.proname NOT IN ('pg_stat_get_activity', 'pg_stat_get_progress_info')))
     ), views(oid) AS (
         -- Built-in views record no dependencies on built-in functions (pinned objects): read their
