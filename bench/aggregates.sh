@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dp_sum, dp_mean and dp_count against PostgreSQL's sum, avg and count(*), serial and with two
 # parallel workers, plus hash-aggregate memory per group. One run does everything:
-# install what is missing, build and install pgdp, start a throwaway PostgreSQL 15 cluster tuned
+# install what is missing, build and install pgdp, start a throwaway PostgreSQL cluster tuned
 # for the benchmark (scripts/common.sh, as scripts/demo.sh does), load the table, VACUUM ANALYZE,
 # time each query with EXPLAIN (ANALYZE, TIMING OFF) and print Markdown tables.
 #

@@ -10,7 +10,7 @@
 #     uncharged one (the script fails otherwise).
 #
 #   bash bench/budget.sh
-#       install what is missing, build and install pgdp, start a throwaway PostgreSQL 15 cluster
+#       install what is missing, build and install pgdp, start a throwaway PostgreSQL cluster
 #       (scripts/common.sh, as bench/aggregates.sh does) with shared_preload_libraries = 'pgdp',
 #       fsync = on and synchronous_commit = on, run, remove the cluster.
 #   PGDP_BENCH_SECONDS=5 bash bench/budget.sh        seconds per query (default 10): the 1-client
@@ -26,8 +26,8 @@
 #       PGDP_BENCH_ANALYST_PASSWORD if the server asks for a password. The server's fsync and
 #       synchronous_commit are printed and a warning is given unless both are on. A server to
 #       point it at can be started by hand, e.g. (as a non-root user, or with su postgres -c):
-#         /usr/lib/postgresql/15/bin/initdb -D /tmp/pgdp-budget/data --auth=trust
-#         /usr/lib/postgresql/15/bin/pg_ctl -D /tmp/pgdp-budget/data -l /tmp/pgdp-budget/log -w start \
+#         /usr/lib/postgresql/N/bin/initdb -D /tmp/pgdp-budget/data --auth=trust
+#         /usr/lib/postgresql/N/bin/pg_ctl -D /tmp/pgdp-budget/data -l /tmp/pgdp-budget/log -w start \
 #             -o "-c shared_preload_libraries=pgdp -c port=5488 -c unix_socket_directories=/tmp/pgdp-budget -c listen_addresses=''"
 #         PGDP_DSN='host=/tmp/pgdp-budget port=5488 user=postgres dbname=postgres' bash bench/budget.sh
 #

@@ -219,7 +219,7 @@ for i in "${!LABELS[@]}"; do
     d="$(cell "d$i")"
     r="-"
     if [ "$b" != failed ] && [ "$d" != failed ]; then
-        r="$(printf '%.2f' "$(echo "$(median <<<"${times[d$i]}") / $(median <<<"${times[b$i]}")" | bc -l)")"
+        r="$(awk -v a="$(median <<<"${times[d$i]}")" -v b="$(median <<<"${times[b$i]}")" 'BEGIN {printf "%.2f", a / b}')"
     fi
     echo "| ${LABELS[$i]} | $b | $d | $r |"
 done

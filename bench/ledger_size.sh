@@ -2,7 +2,7 @@
 # Ledger bytes per release, pgdp 0.4 (pgdp.charges: one row per charge) against the 0.3 layout
 # (one pgdp.ledger row per release), for the same releases.
 #
-#   bash bench/ledger_size.sh            [PGDP_PG_BINDIR=... for another PostgreSQL 15]
+#   bash bench/ledger_size.sh            [PGDP_PG_BINDIR=... for another PostgreSQL installation]
 #
 # Throwaway cluster (scripts/common.sh). One role makes N queries of 64 releases and N queries of
 # one release (dp_sum, epsilon 0.001, a 2000-byte query text for the 64-release ones as in the

@@ -70,7 +70,8 @@ for i in "${!QUERIES[@]}"; do
 done
 for i in "${!QUERIES[@]}"; do
     printf '| %s | %s | %.2f | %s | %.2f |\n' "${LABELS[$i]}" "${serial[$i]}" \
-        "$(echo "${serial[$i]} / ${serial[1]}" | bc -l)" "${parallel[$i]}" "$(echo "${parallel[$i]} / ${parallel[1]}" | bc -l)"
+        "$(awk -v a="${serial[$i]}" -v b="${serial[1]}" 'BEGIN {print a / b}')" "${parallel[$i]}" \
+        "$(awk -v a="${parallel[$i]}" -v b="${parallel[1]}" 'BEGIN {print a / b}')"
 done
 echo
 echo "rows $ROWS, units $UNITS, median of $REPS; $(psql_run -Atc 'SELECT version()' | cut -d, -f1)"

@@ -140,7 +140,7 @@ done
 declare -A med
 for key in "${!times[@]}"; do med[$key]="$(median <<<"${times[$key]}")"; done
 first_m="${MS%% *}"
-ratio() { echo "$1 / $2" | bc -l; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print a / b}'; }
 echo
 echo "| m | query | serial (ms) | serial: / bounded SQL | serial: / count(DISTINCT) | 2 workers (ms) | 2 workers: / bounded SQL | 2 workers: / count(DISTINCT) |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|"

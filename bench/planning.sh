@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What pgdp adds to the planning of a statement that makes no release (docs/benchmarks.md): two
-# throwaway clusters of the same PostgreSQL 15, one without pgdp, one with pgdp preloaded and
+# throwaway clusters of the same PostgreSQL (scripts/common.sh chooses the major), one without pgdp, one with pgdp preloaded and
 # installed (CREATE EXTENSION pgdp), each runs a PL/pgSQL DO loop of dynamically planned
 # primary-key lookups (EXECUTE 'SELECT v FROM t WHERE id = ' || ..., planned afresh every time,
 # no pgdp call in them), as a role without a budget and as a superuser. Rounds alternate between
@@ -9,7 +9,7 @@
 #
 #   bash bench/planning.sh
 #   PGDP_BENCH_ROUNDS=12 PGDP_BENCH_STATEMENTS=20000 bash bench/planning.sh
-#   PGDP_PG_BINDIR=/opt/pg/usr/lib/postgresql/15/bin bash bench/planning.sh
+#   PGDP_PG_BINDIR=/opt/pg/usr/lib/postgresql/N/bin bash bench/planning.sh
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"

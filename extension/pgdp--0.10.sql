@@ -1659,14 +1659,18 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
     -- tablespace: regclass, oid or name first argument) and every cumulative statistics reader
     -- (pg_stat_get_*: relation, index, function, database, buffer, WAL, SLRU counters, current
     -- transaction's too) except the per-session ones PostgreSQL already limits to the caller's own
-    -- sessions (pg_stat_get_activity, pg_stat_get_backend_*, pg_stat_get_progress_info); then every
+    -- sessions (pg_stat_get_activity, pg_stat_get_backend_*, pg_stat_get_progress_info; not 18's
+    -- pg_stat_get_backend_io and _wal, which count any backend's reads and writes); then every
     -- pg_catalog view that calls one of them, directly or through another such view.
     WITH RECURSIVE functions AS (
         SELECT p.oid FROM pg_proc p
         WHERE p.pronamespace = 'pg_catalog'::regnamespace
           AND ((p.proname LIKE 'pg\_%\_size' AND p.pronargs >= 1
                 AND p.proargtypes[0] IN ('regclass'::regtype, 'oid'::regtype, 'name'::regtype))
-               OR (p.proname LIKE 'pg\_stat\_get\_%' AND p.proname NOT LIKE 'pg\_stat\_get\_backend\_%'
+               OR (p.proname LIKE 'pg\_stat\_get\_%'
+                   AND (p.proname NOT LIKE 'pg\_stat\_get\_backend\_%'
+                        -- PostgreSQL 18's per-backend I/O and WAL counters: any backend's, by pid
+                        OR p.proname IN ('pg_stat_get_backend_io', 'pg_stat_get_backend_wal'))
                    AND p.proname NOT IN ('pg_stat_get_activity', 'pg_stat_get_progress_info')))
     ), views(oid) AS (
         -- Built-in views record no dependencies on built-in functions (pinned objects): read their
@@ -1949,6 +1953,8 @@ VALUES
   ('auto\_explain.%', 'messages', 'seal (also at the log level notice or warning)'),
   ('backtrace_functions', 'messages', 'seal; the backtrace goes to the server log only'),
   ('escape_string_warning', 'messages', 'seal; warns about the statement''s text, not rows'),
+  ('icu_validation_level', 'messages', 'seal; warns about locale names of DDL, not rows (PostgreSQL 16+)'),
+  ('md5_password_warnings', 'messages', 'seal; warns about passwords, not rows (PostgreSQL 18+)'),
   ('lc_messages', 'messages', 'language of messages, not their content'),
   ('pg\_stat\_statements.%', 'statistics', 'query id cleared for every statement of a session with a budget or DP-only access, at parse analysis'),
   ('track\_%', 'statistics', 'pgdp.harden_statistics() (core counters); query id cleared'),
@@ -1973,6 +1979,8 @@ VALUES
   ('synchronous_commit', 'resources', 'commit durability'),
   ('backend_flush_after', 'resources', 'write-back pacing'),
   ('effective_io_concurrency', 'resources', 'prefetching'),
+  ('io_combine_limit', 'resources', 'read sizes (PostgreSQL 17+)'),
+  ('transaction_timeout', 'resources', 'time: not closed (docs/privacy.md "What remains"; PostgreSQL 17+)'),
   ('maintenance_io_concurrency', 'resources', 'prefetching'),
   ('vacuum\_%', 'resources', 'VACUUM, not releases'),
   ('gin\_%', 'resources', 'GIN index maintenance and fuzzy search limit (not in accepted levels)'),
@@ -1991,6 +1999,7 @@ VALUES
   ('default_statistics_target', 'plan', 'ANALYZE by the owner'),
   ('effective_cache_size', 'plan', 'plans never shown'),
   ('force_parallel_mode', 'plan', 'plans never shown; worker messages reach the client through the sealed leader'),
+  ('debug_parallel_query', 'plan', 'force_parallel_mode''s name from PostgreSQL 16: plans never shown; worker messages reach the client through the sealed leader'),
   ('max_parallel\_%', 'plan', 'plans never shown'),
   ('min_parallel\_%', 'plan', 'plans never shown'),
   ('parallel\_%', 'plan', 'plans never shown'),
@@ -2025,8 +2034,13 @@ VALUES
   ('allow_system_table_mods', 'session', 'DDL (admin setting)'),
   ('lo_compat_privileges', 'session', 'large object privileges (admin setting)'),
   ('password_encryption', 'session', 'passwords'),
+  ('scram_iterations', 'session', 'passwords (PostgreSQL 16+)'),
+  ('createrole_self_grant', 'session', 'role memberships of roles a CREATEROLE role creates (DDL; PostgreSQL 16+)'),
+  ('event_triggers', 'session', 'DDL (admin setting; PostgreSQL 17+)'),
+  ('file_copy_method', 'session', 'how CREATE DATABASE copies files (DDL; PostgreSQL 18+)'),
   ('dynamic_library_path', 'session', 'loading modules (admin setting)'),
   ('extension_destdir', 'session', 'loading modules (admin setting)'),
+  ('extension_control_path', 'session', 'loading modules (admin setting; PostgreSQL 18+)'),
   ('%preload_libraries', 'session', 'loading modules at connection start'),
   ('restrict_nonsystem_relation_kind', 'session', 'refuses relation kinds whatever their rows'),
   ('output_plugin_libraries', 'session', 'logical decoding (admin setting)'),
@@ -2057,6 +2071,7 @@ VALUES
   ('citus.use_citus_managed_tables', 'session', 'DDL'),
   ('citus.skip\_%', 'session', 'DDL and COPY validation (admin setting for constraints)'),
   ('citus.local_hostname', 'session', 'connections (admin setting)'),
+  ('citus.superuser', 'session', 'the role of Citus''s own connections (admin setting; Citus 13+)'),
   ('citus.show_shards_for_app_name_prefixes', 'session', 'catalog listings of shards'),
   ('citus.writable_standby_coordinator', 'session', 'writes on a standby'),
   ('pgdp.%', 'pgdp', 'pgdp''s own settings (README)')

@@ -4,7 +4,7 @@
 #   ensure_deps             install the Debian packages pgdp needs, only those that are missing
 #   build_extension         make -j2 (as the invoking user)
 #   install_extension       make install (as root: directly, or through sudo)
-#   start_cluster [CONF]    throwaway PostgreSQL 15 cluster on a unix socket in a private temp dir,
+#   start_cluster [CONF]    throwaway PostgreSQL cluster on a unix socket in a private temp dir,
 #                           run by an unprivileged user, removed on exit; CONF is appended to
 #                           postgresql.conf through an include. Exports PGHOST PGPORT PGUSER PGDATABASE.
 #   stop_cluster            stop and remove it now (also done by the EXIT trap)
@@ -13,14 +13,61 @@
 #   build_and_install       packages, build and install only
 
 PGDP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PG_MAJOR=15
-# PGDP_PG_BINDIR: another (relocated) PostgreSQL 15 installation to build and test against.
+PGDP_SUPPORTED_MAJORS="15 16 17 18"  # 16: built from the same guards, not tested (no packages here)
+
+# The PostgreSQL major, from one setting:
+#   PGDP_PG_MAJOR=N        that major (Debian's postgresql-N packages, installed when missing);
+#   PGDP_PG_BINDIR=DIR     another (relocated) installation: its major, from its pg_config;
+#   neither                the one major installed under /usr/lib/postgresql (several: set
+#                          PGDP_PG_MAJOR), or, with none installed, the one this Debian release
+#                          ships (12 bookworm: 15, 13 trixie: 17, unstable/sid: 18).
+pgdp_pick_major() {
+    if [ -n "${PGDP_PG_MAJOR:-}" ]; then
+        echo "$PGDP_PG_MAJOR"
+        return
+    fi
+    if [ -n "${PGDP_PG_BINDIR:-}" ] && [ -x "$PGDP_PG_BINDIR/pg_config" ]; then
+        "$PGDP_PG_BINDIR/pg_config" --version | sed -n 's/^PostgreSQL \([0-9]\+\).*/\1/p'
+        return
+    fi
+    local installed=() d
+    for d in /usr/lib/postgresql/*/bin/pg_config; do
+        [ -x "$d" ] && installed+=("$(basename "$(dirname "$(dirname "$d")")")")
+    done
+    if [ "${#installed[@]}" -eq 1 ]; then
+        echo "${installed[0]}"
+        return
+    fi
+    if [ "${#installed[@]}" -gt 1 ]; then
+        printf 'pgdp: error: PostgreSQL %s are installed: choose one with PGDP_PG_MAJOR=N\n' "${installed[*]}" >&2
+        exit 1
+    fi
+    local codename=""
+    [ -r /etc/os-release ] && codename="$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)"
+    case "$codename" in
+        bookworm) echo 15 ;;
+        trixie) echo 17 ;;
+        forky | sid) echo 18 ;;
+        *)
+            printf 'pgdp: error: no PostgreSQL installed and no known default for Debian "%s": set PGDP_PG_MAJOR=N\n' \
+                "$codename" >&2
+            exit 1
+            ;;
+    esac
+}
+PG_MAJOR="$(pgdp_pick_major)"
+case " $PGDP_SUPPORTED_MAJORS " in
+    *" $PG_MAJOR "*) ;;
+    *) printf 'pgdp: error: PostgreSQL "%s" is not supported (supported: %s)\n' "$PG_MAJOR" "$PGDP_SUPPORTED_MAJORS" >&2; exit 1 ;;
+esac
+export PGDP_PG_MAJOR="$PG_MAJOR"
+# PGDP_PG_BINDIR: another (relocated) PostgreSQL installation to build and test against.
 PG_BINDIR="${PGDP_PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR}/bin}"
 PG_CONFIG="${PG_BINDIR}/pg_config"
 export PG_CONFIG
 MAKE_JOBS="${MAKE_JOBS:-2}"
 
-# Everything pgdp builds, tests or demos with. Package names of Debian 12 (bookworm).
+# Everything pgdp builds, tests or demos with (Debian 12, 13 and unstable package names).
 PGDP_PACKAGES=(
     "postgresql-${PG_MAJOR}"          # server, initdb, pg_ctl, psql
     "postgresql-server-dev-${PG_MAJOR}" # headers, PGXS, pg_regress, PostgreSQL::Test::Cluster
@@ -34,6 +81,8 @@ PGDP_PACKAGES=(
     bzip2                             # PostgreSQL's regression sources (scripts/postgres-regress.sh)
     "postgresql-${PG_MAJOR}-pgaudit"  # t/016_coexistence (pgaudit beside pgdp)
 )
+# From 16 on, PostgreSQL's utils/pg_locale.h includes ICU's headers (pgdp's build and Citus's).
+if [ "$PG_MAJOR" -ge 16 ]; then PGDP_PACKAGES+=(libicu-dev); fi
 
 log() { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'pgdp: warning: %s\n' "$*" >&2; }
@@ -58,7 +107,7 @@ pkg_installed() {
 }
 
 ensure_deps() {
-    command -v dpkg-query >/dev/null 2>&1 || die "this script expects Debian 12 (dpkg not found)"
+    command -v dpkg-query >/dev/null 2>&1 || die "this script expects Debian (dpkg not found)"
     local missing=() p
     for p in "${PGDP_PACKAGES[@]}"; do
         pkg_installed "$p" || missing+=("$p")

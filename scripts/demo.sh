@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pgdp's main job: install what is missing, build and install the extension, start a throwaway
-# PostgreSQL 15 cluster (the embedded default), create the extension and run the demo SQL files
+# PostgreSQL cluster (the major scripts/common.sh chooses), create the extension and run the demo SQL files
 # listed in demo/schedule, in order; then the dashboard (demo/dashboard: a node-postgres client
 # refreshing 5 panels 100 times in each of two data epochs, the charges counted, the page written
 # to build/demo/dashboard.html), when node and node-postgres are available (scripts/node.sh).

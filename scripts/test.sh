@@ -125,11 +125,12 @@ else
     timeout -k 10 "$REGRESS_TIMEOUT" make PG_CONFIG="$PG_CONFIG" installcheck \
         REGRESS_OPTS="--inputdir=. --outputdir=$outdir" 2>&1 | tee "$regress_log" || rc=$?
     if [ "$rc" -eq 124 ]; then echo "pg_regress: timed out after $REGRESS_TIMEOUT s"; fi
-    # PostgreSQL 15: "All N tests passed." or "M of N tests failed." (", K of these failures ignored")
-    all_pass="$(sed -n 's/^ *All \([0-9]\+\) tests\? passed\..*/\1/p' "$regress_log" | tail -n 1)"
-    ignored="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? passed, .*ignored.*/\1/p' "$regress_log" | tail -n 1)"
+    # "All N tests passed." or "M of N tests failed." (", K of these failures ignored"); PostgreSQL
+    # 16+ prefixes them with "# " (TAP output).
+    all_pass="$(sed -n 's/^[# ]*All \([0-9]\+\) tests\? passed\..*/\1/p' "$regress_log" | tail -n 1)"
+    ignored="$(sed -n 's/^[# ]*\([0-9]\+\) of \([0-9]\+\) tests\? passed, .*ignored.*/\1/p' "$regress_log" | tail -n 1)"
     all_pass="${all_pass:-$ignored}"
-    some_fail="$(sed -n 's/^ *\([0-9]\+\) of \([0-9]\+\) tests\? failed.*/\1 \2/p' "$regress_log" | tail -n 1)"
+    some_fail="$(sed -n 's/^[# ]*\([0-9]\+\) of \([0-9]\+\) tests\? failed.*/\1 \2/p' "$regress_log" | tail -n 1)"
     if [ -n "$all_pass" ] && [ "$rc" -eq 0 ]; then
         PASSED=$((PASSED + all_pass))
     elif [ -n "$some_fail" ]; then
@@ -138,7 +139,7 @@ else
         step_failed "pg_regress" "$nf"
     else
         # pg_regress stopped early (e.g. an expected file is missing): count what did pass.
-        nok="$(grep -cE '^(test| )? +[^ ]+ +\.\.\. ok' "$regress_log" || true)"
+        nok="$(grep -cE '^(test| )? +[^ ]+ +\.\.\. ok|^ok [0-9]+ ' "$regress_log" || true)"
         PASSED=$((PASSED + nok))
         step_failed "pg_regress (exit $rc, no summary)"
     fi
@@ -222,13 +223,15 @@ else
             PASSED=$((PASSED + 1))
         else
             step_failed "tap:$name"
+            # The TAP logs: tmp_check/log up to PostgreSQL 17, log/ from 18.
             l="$taproot/tmp_check/log/regress_log_${name%.pl}"
+            [ -f "$l" ] || l="$taproot/log/regress_log_${name%.pl}"
             if [ -f "$l" ]; then echo "---- $l (last 200 lines) ----"; tail -n 200 "$l"; fi
         fi
     done
     # Keep the logs next to the others.
     rm -rf "$LOGDIR/tap"
-    cp -r "$taproot/tmp_check/log" "$LOGDIR/tap" 2>/dev/null || true
+    cp -r "$taproot/tmp_check/log" "$LOGDIR/tap" 2>/dev/null || cp -r "$taproot/log" "$LOGDIR/tap" 2>/dev/null || true
     rm -rf "$taproot"
     log "TAP: $((SECONDS - t0)) s"
 fi

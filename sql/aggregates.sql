@@ -80,9 +80,11 @@ SET pgdp.test_seed = 11;
 CREATE TEMP TABLE serial_run AS
 SELECT dp_sum(x, 0, 1000, 1, 1e-6, 'gaussian') AS s, dp_mean(x, 0, 1000, 1, 1e-6) AS m, dp_count(1) AS c FROM wide;
 SELECT p.s = s.s AND p.m = s.m AND p.c = s.c AS identical FROM parallel_run p, serial_run s;
-SET force_parallel_mode = regress;
+-- force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16
+SELECT CASE WHEN current_setting('server_version_num')::int < 160000 THEN 'force_parallel_mode' ELSE 'debug_parallel_query' END AS force_parallel \gset
+SET :force_parallel = regress;
 SELECT dp_count(1e6) = 200000 AS forced_parallel_exact, dp_sum(x, 0, 1000, 1) IS NOT NULL AS released FROM wide;
-RESET force_parallel_mode;
+RESET :force_parallel;
 RESET max_parallel_workers_per_gather;
 
 -- Statistics over 4000 independent releases of the same data (one per generate_series group).

@@ -195,7 +195,9 @@ SELECT DISTINCT sd AS union_all FROM (
     GROUP BY r.region) u;
 SELECT DISTINCT sum_sd FROM (SELECT r.region, (dp_sum_ci(v.minutes, 0, 3, 1.0, 0.05)).noise_sd AS sum_sd
     FROM gra_regions r LEFT JOIN gra_visits v USING (region) GROUP BY r.region) s;
-SET force_parallel_mode = on;
+-- force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16
+SELECT CASE WHEN current_setting('server_version_num')::int < 160000 THEN 'force_parallel_mode' ELSE 'debug_parallel_query' END AS force_parallel \gset
+SET :force_parallel = on;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -203,7 +205,7 @@ SET min_parallel_table_scan_size = 0;
 SELECT DISTINCT sd AS parallel FROM gra.by_region;
 SELECT sum(c) AS parallel_units_counted FROM (SELECT r.region, dp_count(1e6) c
     FROM gra_regions r LEFT JOIN gra_visits v USING (region) GROUP BY r.region) s;
-RESET force_parallel_mode;
+RESET :force_parallel;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;

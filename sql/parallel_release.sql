@@ -32,9 +32,11 @@ CREATE FUNCTION par_eve.leaky_filter(i int) RETURNS boolean LANGUAGE plpgsql PAR
 EXPLAIN (COSTS OFF) SELECT dp_count(0.5) FROM par_staff WHERE region = 'north' AND age < 30;
 SELECT dp_count(0.5) > 0 AS charged_parallel_release FROM par_staff WHERE region = 'north' AND age < 30;
 -- The 0.3 repro: the function in a worker under force_parallel_mode.
-SET force_parallel_mode = on;
+-- force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16
+SELECT CASE WHEN current_setting('server_version_num')::int < 160000 THEN 'force_parallel_mode' ELSE 'debug_parallel_query' END AS force_parallel \gset
+SET :force_parallel = on;
 SELECT round(avg(v)) FROM (SELECT par_eve.leak() v FROM generate_series(1, 200)) s;
-RESET force_parallel_mode;
+RESET :force_parallel;
 -- A function in a Parallel Seq Scan filter (workers only: leader participation is off).
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_staff WHERE par_eve.leaky_filter(id);
 SELECT count(*) FROM par_staff WHERE par_eve.leaky_filter(id);
@@ -50,7 +52,7 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET SESSION AUTHORIZATION par_none;
-SET force_parallel_mode = on;
+SET :force_parallel = on;
 SELECT par_eve.leak();
 SELECT dp_count(0.25) FROM par_staff;
 RESET SESSION AUTHORIZATION;
@@ -58,14 +60,14 @@ RESET SESSION AUTHORIZATION;
 -- force_parallel_mode: the single-copy Gather it adds is kept off plans with pgdp aggregates
 -- (they run in the leader, charged once); other plans keep it.
 SET SESSION AUTHORIZATION par_eve;
-SET force_parallel_mode = on;
+SET :force_parallel = on;
 SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT dp_count(0.25) FROM par_staff WHERE id < 10;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT dp_count(0.25) FROM (VALUES (1), (2)) v(x);
 EXPLAIN (COSTS OFF) SELECT count(*) FROM (VALUES (1), (2)) v(x);
 SELECT dp_count(0.25) > -1000 AS forced_mode_release FROM (VALUES (1), (2)) v(x);
-RESET force_parallel_mode;
+RESET :force_parallel;
 RESET SESSION AUTHORIZATION;
 SELECT par_releases('par_eve') AS eve_final;
 

@@ -195,7 +195,9 @@ EXECUTE gr_selected(5, 1e-6);
 SELECT aggregate, mechanism, epsilon, delta,
        abs(noise_scale / (sqrt(2 * exp(-5 / 3.0)) / (1 - exp(-5 / 3.0))) - 1) < 1e-6 AS over_m_groups
 FROM pgdp.my_ledger WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger);
-SET force_parallel_mode = on;
+-- force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16
+SELECT CASE WHEN current_setting('server_version_num')::int < 160000 THEN 'force_parallel_mode' ELSE 'debug_parallel_query' END AS force_parallel \gset
+SET :force_parallel = on;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -203,7 +205,7 @@ EXECUTE gr_selected(4, 1e-5);
 SELECT aggregate, epsilon, delta,
        abs(noise_scale / (sqrt(2 * exp(-4 / 3.0)) / (1 - exp(-4 / 3.0))) - 1) < 1e-6 AS over_m_groups
 FROM pgdp.my_ledger WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger);
-RESET force_parallel_mode;
+RESET :force_parallel;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
@@ -232,12 +234,12 @@ SELECT aggregate, epsilon FROM pgdp.my_ledger WHERE charge_id = (SELECT max(char
 \set SHOW_CONTEXT never
 SELECT region, dp_count(1e6) FROM gr_visits WHERE pg_temp.gr_peek(person) GROUP BY region HAVING dp_groups(5, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SET force_parallel_mode = on;
+SET :force_parallel = on;
 SET parallel_setup_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT region, dp_count(1e6) FROM gr_visits WHERE pg_temp.gr_peek(person) GROUP BY region HAVING dp_groups(5, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-RESET force_parallel_mode;
+RESET :force_parallel;
 RESET parallel_setup_cost;
 RESET min_parallel_table_scan_size;
 \set SHOW_CONTEXT errors

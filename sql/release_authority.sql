@@ -77,15 +77,19 @@ SELECT authz_spent('authz_bob') AS bob, (SELECT count(*) FROM authz_eve.loot) AS
 -- operation), whoever owns the function; the superuser running them is charged nothing.
 CREATE FUNCTION authz_eve.indexed(x int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
-    IF current_setting('authz.armed', true) = 'on' THEN PERFORM dp_count(0.5) FROM public.authz_data; END IF;
+    IF current_setting('authz.armed', true) = 'on' THEN PERFORM public.dp_count(0.5) FROM public.authz_data; END IF;
     RETURN x;
 END $$;
 ALTER FUNCTION authz_eve.indexed(int) OWNER TO authz_eve;
 CREATE INDEX authz_indexed ON authz_eve.guarded (authz_eve.indexed(id));
 SELECT (pgdp.set_budget(current_user::regrole, 10)).role IS NOT NULL AS budget_set;
 SET authz.armed = on;
+-- (terse: from PostgreSQL 17 maintenance runs with search_path pg_catalog, pg_temp, which names
+-- the function differently in the context lines)
+\set VERBOSITY terse
 ANALYZE authz_eve.guarded;
 REINDEX INDEX authz_eve.authz_indexed;
+\set VERBOSITY default
 RESET authz.armed;
 SELECT authz_spent(current_user) AS superuser;
 
@@ -325,8 +329,11 @@ GRANT SELECT ON authz_eve.config_view TO PUBLIC;
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION authz_bob;
 INSERT INTO authz_eve.config_setter VALUES (1);
+-- (no context lines: PostgreSQL 18 names a SQL function's statements differently)
+\set SHOW_CONTEXT never
 SELECT authz_eve.steer_maybe(false);
 SELECT authz_eve.steer_maybe(true);
+\set SHOW_CONTEXT errors
 SELECT * FROM authz_eve.config_view;
 SHOW search_path;
 BEGIN;

@@ -86,7 +86,10 @@ SET temp_file_limit = '64kB';
 SET SESSION AUTHORIZATION sm_analyst;
 SET work_mem = '64kB';
 SET enable_hashagg = off;
+-- (the SQLSTATE only: PostgreSQL 18 quotes the setting's name in the message)
+\set VERBOSITY sqlstate
 SELECT count(*) AS control FROM (SELECT g FROM generate_series(1, 100000) g ORDER BY g DESC) s;
+\set VERBOSITY default
 SELECT dp_count(1e6) > 0 AS released FROM sm_sales s JOIN sm_own.pad p ON true;
 RESET work_mem;
 RESET enable_hashagg;

@@ -25,7 +25,9 @@ SELECT count(*) > 100 AS restricted FROM pgdp.harden_statistics();
 --    memberships may still call. Only these, each reviewed:
 --    pg_backend_pid, pg_stat_clear_snapshot, pg_stat_force_next_flush: the session's own state;
 --    pg_stat_get_activity, pg_stat_get_backend_*, pg_stat_get_progress_info: sessions, shown in
---    full only for the caller's own role's sessions (PostgreSQL's own check), no relation counts;
+--    full only for the caller's own role's sessions (PostgreSQL's own check), no relation counts
+--    (pg_stat_get_backend_subxact, 17+, shows any backend's subtransaction count; 18's
+--    pg_stat_get_backend_io and _wal count blocks and are restricted);
 SELECT p.oid::regprocedure AS still_public FROM pg_proc p
 WHERE p.pronamespace = 'pg_catalog'::regnamespace
   AND obj_description(p.oid, 'pg_proc') ~* '^statistics: |disk space usage'

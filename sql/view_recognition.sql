@@ -6,7 +6,8 @@
 --   1. the release authority: another role's view that makes a release is that role's code;
 --   2. the release cache: a statement over a view is never answered across a cache group;
 --   3. EXPLAIN: a view whose releases the planner pruned is not explained to a role that may not
---      read its table.
+--      read its table;
+--   4. the running statement: a release nested in a statement over another role's view is refused.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE TABLE vr_data AS SELECT g AS id, g % 2 AS half, CASE WHEN g % 2 = 0 THEN 100 ELSE 0 END AS amount,
@@ -86,6 +87,20 @@ SET SESSION AUTHORIZATION vr_admin;
 SELECT pg_temp.error_of('EXPLAIN (COSTS OFF) SELECT id FROM vr_admin.hidden_by_id WHERE id < 50') AS admin_explain;
 RESET SESSION AUTHORIZATION;
 SELECT pg_temp.charged('vr_bob') AS bob_charged_for_his_two_releases;
+
+-- 4. The running statement: eve's view runs a query that makes a release (query_to_xml); bob's
+-- statement over the view runs eve's code, so the nested release is refused (42501), nothing
+-- charged. (On 16+ the plan keeps the view as an RTE_SUBQUERY entry: a check of RTE_RELATION
+-- entries alone let this release through and charged bob on 17.)
+SET SESSION AUTHORIZATION vr_eve;
+CREATE VIEW vr_eve.notifier AS
+    SELECT 1 AS one, query_to_xml('SELECT dp_count(1000000) AS n FROM public.vr_data', true, false, '')::text AS x;
+GRANT SELECT ON vr_eve.notifier TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION vr_bob;
+SELECT pg_temp.error_of('SELECT one FROM vr_eve.notifier') AS eve_view_running_a_release;
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.charged('vr_bob') AS bob_still_charged_for_two;
 
 DROP SCHEMA vr_eve CASCADE;
 DROP SCHEMA vr_admin CASCADE;

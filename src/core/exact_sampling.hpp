@@ -11,7 +11,18 @@
 
 #include <cstdint>
 
+// GCC 16 reports a memcpy inside cpp_int's resize (Boost 1.92) as overflowing the one-limb buffer
+// it has just grown: false positives of -Wstringop-overflow and -Warray-bounds on Boost's code,
+// inlined into ours (Debian unstable, the PostgreSQL 18 build).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
 #include <boost/multiprecision/cpp_int.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #include "core/random_source.hpp"
 

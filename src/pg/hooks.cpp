@@ -31,6 +31,7 @@ extern "C" {
 #include "tcop/utility.h"
 }
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/channels/statement_seal.hpp"
 #include "pg/channels/statement_statistics.hpp"
 #include "pg/execution/release_cache.hpp"
@@ -172,11 +173,7 @@ void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool
         if (!run_from_release_cache(query, direction, count)) {
             recheck_releases_before_run(query);
             copy_rows_for_release_cache(query, direction, count);
-            if (previous_executor_run != nullptr) {
-                previous_executor_run(query, direction, count, execute_once);
-            } else {
-                standard_ExecutorRun(query, direction, count, execute_once);
-            }
+            compat::run_previous_executor(previous_executor_run, query, direction, count, execute_once);
             restore_destination(query);
         }
     }
@@ -270,7 +267,7 @@ void install_hooks() {
     previous_executor_start = ExecutorStart_hook;
     ExecutorStart_hook = start_execution;
     previous_executor_run = ExecutorRun_hook;
-    ExecutorRun_hook = run_execution;
+    ExecutorRun_hook = compat::executor_run_hook<run_execution>;
     previous_executor_finish = ExecutorFinish_hook;
     ExecutorFinish_hook = finish_execution;
     previous_executor_end = ExecutorEnd_hook;

@@ -214,7 +214,8 @@ ROLLBACK;
 	# One pattern from the kill on: wait_for_log returns the end of the log, not of the match, so
 	# chaining calls could skip a line already written.
 	my $recovered = eval {
-		my $killed = qr/server process \(PID $pid\) was terminated by signal 9/;
+		# (PostgreSQL 18 names the process's type: "client backend (PID ...)".)
+		my $killed = qr/(?:server process|client backend) \(PID $pid\) was terminated by signal 9/;
 		my $reinit = qr/all server processes terminated; reinitializing/;
 		my $ready = qr/database system is ready to accept connections/;
 		$node->wait_for_log(qr/$killed.*$reinit.*$ready/s, $kill_offset);

@@ -51,6 +51,8 @@ max_worker_processes = 16
 max_parallel_workers = 8
 });
 $node->start;
+# PostgreSQL 16 no longer turns a table into a view with an ON SELECT rule (42809).
+my $pg16 = $node->safe_psql('postgres', 'SHOW server_version_num') >= 160000;
 
 # ---------------------------------------------------------------------------
 # The admin's side.
@@ -831,11 +833,13 @@ session(
 $node->safe_psql('postgres',
 	q{ALTER ROLE alice SET session_preload_libraries = 'auto_explain'; ALTER ROLE alice SET auto_explain.log_min_duration = 0;});
 my $log_offset = -s $node->logfile;
+# force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16.
+my $force_parallel = $node->safe_psql('postgres', 'SHOW server_version_num') < 160000 ? 'force_parallel_mode' : 'debug_parallel_query';
 session(
 	'alice',
 	{
 		name => 'force parallel plans',
-		sql => 'SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET force_parallel_mode = on;',
+		sql => "SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET $force_parallel = on;",
 		ok => 1
 	},
 	{
@@ -934,9 +938,10 @@ session(
 	{
 		name => 'ON SELECT rule turning her table into a view of the rows',
 		sql => 'CREATE TABLE alice.rv (customer int); CREATE RULE "_RETURN" AS ON SELECT TO alice.rv DO INSTEAD SELECT customer FROM sales;',
-		ok => 1
+		$pg16 ? (state => '42809') : (ok => 1)
 	},
-	{ name => 'read through the rule', sql => 'SELECT * FROM alice.rv;', state => '42501' },
+	# (16+: her own empty table, no rule)
+	{ name => 'read through the rule', sql => 'SELECT * FROM alice.rv;', $pg16 ? (ok => 1) : (state => '42501') },
 	{ name => 'her table inheriting sales', sql => 'CREATE TABLE alice.child () INHERITS (sales);', state => '42501' },
 	{
 		name => 'ALTER TABLE ... INHERIT sales',

@@ -150,8 +150,10 @@ COMMIT;});
 refused_uncharged('analyst', 'DECLARE h CURSOR WITH HOLD FOR SELECT dp_count(1e6) FROM sales',
 	'0A000', 'a WITH HOLD cursor over a distributed release');
 {
+	# force_parallel_mode was renamed debug_parallel_query in PostgreSQL 16.
+	my $force_parallel = $cluster->sql('coordinator', 'SHOW server_version_num') < 160000 ? 'force_parallel_mode' : 'debug_parallel_query';
 	my ($rc, $stdout, $stderr, $charged) = attempt('analyst',
-		q{SET force_parallel_mode = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+		qq{SET $force_parallel = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 SELECT round(dp_count(1e6)::numeric), round(dp_sum(amount, 0, 100, 1e6)::numeric) FROM sales});
 	my $exact = $cluster->sql('coordinator', 'SELECT count(*), sum(amount) FROM sales');
 	ok(($rc == 0 && $stdout eq $exact && $charged eq '2/0/0') || ($rc != 0 && $charged eq '0/0/0'),

@@ -26,7 +26,7 @@ bool has_access_grant(Oid root, Oid role);
 // without such reads. `protections_of` gives the protection catalog the execution reads once
 // (called only for such plans).
 struct ProtectionCatalog;
-using ProtectionsOf = const ProtectionCatalog& (*)(QueryDesc* query);
+using ProtectionsOf = const ProtectionCatalog& (*)(QueryDesc*);
 void check_dp_access(QueryDesc* query, bool explain, ProtectionsOf protections_of);
 
 }  // namespace pgdp::pg

@@ -280,9 +280,10 @@ bool session_reads_every_table(const PlannedStmt* statement) {
     ListCell* cell;
     foreach (cell, statement->rtable) {
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
-        // Partitions and inheritance children carry no permission check of their own (requiredPerms
-        // 0): reading the parent is what the user may or may not do.
-        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW || entry->requiredPerms == 0)
+        // Partitions and inheritance children carry no permission check of their own (no
+        // permission entry): reading the parent is what the user may or may not do.
+        if (entry->rtekind != RTE_RELATION || entry->relkind == RELKIND_VIEW ||
+            compat::permission_of(statement, entry) == nullptr)
             continue;
         if (pg_class_aclcheck(entry->relid, user, ACL_SELECT) != ACLCHECK_OK) return false;
         // Row security may hide rows from the user that a view owner's plan reads.

@@ -7,6 +7,7 @@ extern "C" {
 #include "utils/memutils.h"
 }
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/planning/distributed_release.hpp"
 
@@ -22,7 +23,7 @@ List* plan_distributed_partials(QueryDesc* query, const SiteList& list) {
         const int nest_level = pin_partials_settings();
         PlannedStmt* plan = planner(partials, query->sourceText, 0, query->params);
         AtEOXact_GUC(true, nest_level);
-        (void)ExecCheckRTPerms(plan->rtable, true);
+        compat::check_permissions(compat::permissions_of(plan));
         refuse_citus_reads_as_another_role(plan);
         auto* entry = static_cast<PartialsPlan*>(palloc(sizeof(PartialsPlan)));
         *entry = PartialsPlan{(const Node*)call, plan};

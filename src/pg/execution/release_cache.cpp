@@ -85,8 +85,9 @@ int compare_oids(const void* a, const void* b) {
 // What a plan reads: its range table's relations and, for a release over Citus tables, those of
 // its partials queries (which the coordinator's plan does not list).
 struct PlanReads {
-    List* entries;           // RangeTblEntry* of relations and of views (compat::is_view_reference)
-    List* partials_entries;  // those of partials queries (their permissions are checked on a hit)
+    List* entries;               // RangeTblEntry* of relations and of views (compat::is_view_reference)
+    List* partials_entries;      // those of partials queries
+    List* partials_permissions;  // their compat::Permission entries (checked on a hit)
 };
 
 // The partials scans of a plan (the flattened range table keeps no function expressions).
@@ -115,7 +116,7 @@ void collect_partials(const Plan* plan, List** calls) {
 }
 
 PlanReads plan_reads(const PlannedStmt* statement) {
-    PlanReads reads{NIL, NIL};
+    PlanReads reads{NIL, NIL, NIL};
     ListCell* cell;
     foreach (cell, statement->rtable) {
         auto* entry = lfirst_node(RangeTblEntry, cell);
@@ -128,6 +129,8 @@ PlanReads plan_reads(const PlannedStmt* statement) {
     foreach (cell, calls) {
         Query* partials = distributed_partials_query(castNode(FuncExpr, lfirst(cell)));
         reads.partials_entries = list_concat(reads.partials_entries, relation_entries((Node*)partials));
+        reads.partials_permissions =
+            list_concat(reads.partials_permissions, relation_permissions((Node*)partials));
     }
     reads.entries = list_concat(reads.entries, reads.partials_entries);
     return reads;
@@ -214,8 +217,8 @@ bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKe
     // A Citus release's tables are not in the coordinator's plan, so PostgreSQL's permission
     // check did not see them: checked here as the release's own start would (before any answer).
     if (reads.partials_entries != NIL) {
-        (void)ExecCheckRTPerms(reads.partials_entries, true);
-        refuse_citus_reads_as_another_role(reads.partials_entries);
+        compat::check_permissions(reads.partials_permissions);
+        refuse_citus_reads_as_another_role(reads.partials_permissions);
     }
     // Roles of one cache group share answers only for statements whose rows cannot depend on who
     // runs them: no row security, no views (a view reads its tables with its owner's rights and

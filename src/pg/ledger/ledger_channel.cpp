@@ -5,7 +5,6 @@ extern "C" {
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/bgworker_internals.h"
-#include "storage/backendid.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
@@ -15,6 +14,8 @@ extern "C" {
 
 #include <cstddef>
 #include <cstring>
+
+#include "pg/base/pg_compat.hpp"
 
 namespace pgdp::pg {
 
@@ -53,7 +54,7 @@ void on_shmem_startup() {
     LWLockRelease(AddinShmemInitLock);
 }
 
-RequestSlot& my_slot() { return shared->slots[MyBackendId]; }
+RequestSlot& my_slot() { return shared->slots[compat::backend_number()]; }
 
 // Under the lock: a pool entry no database is bound to, preferring one whose process is up and
 // waiting (an entry whose process restarts takes its database when it comes up), or nullptr.
@@ -208,14 +209,12 @@ void register_ledger_pool() {
     // RegisterBackgroundWorker only logs when max_worker_processes is used up: count what it kept
     // (always the first ones), so that no entry waits for a worker that will never run.
     int registered = 0;
-    for (slist_node* node = BackgroundWorkerList.head.next; node != nullptr; node = node->next) {
-        const auto* entry = reinterpret_cast<const RegisteredBgWorker*>(
-            reinterpret_cast<const char*>(node) - offsetof(RegisteredBgWorker, rw_lnode));
-        if (std::strcmp(entry->rw_worker.bgw_library_name, "pgdp") == 0 &&
-            std::strcmp(entry->rw_worker.bgw_function_name, "pgdp_ledger_main") == 0) {
+    compat::for_each_registered_worker([&registered](const RegisteredBgWorker& entry) {
+        if (std::strcmp(entry.rw_worker.bgw_library_name, "pgdp") == 0 &&
+            std::strcmp(entry.rw_worker.bgw_function_name, "pgdp_ledger_main") == 0) {
             ++registered;
         }
-    }
+    });
     registered_pool_size = registered < kMaxLedgerWorkers ? registered : kMaxLedgerWorkers;
     if (registered_pool_size < ledger_workers) {
         ereport(WARNING,
@@ -226,7 +225,9 @@ void register_ledger_pool() {
     }
 }
 
-bool ledger_attached() { return shared != nullptr && MyBackendId > 0 && MyBackendId < shared->slot_count; }
+bool ledger_attached() {
+    return shared != nullptr && compat::backend_number() > 0 && compat::backend_number() < shared->slot_count;
+}
 
 bool ledger_has_workers() { return shared != nullptr && shared->pool_size > 0; }
 

@@ -28,6 +28,7 @@ extern "C" {
 
 #include <cstring>
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/calls/aggregate_identity.hpp"
 #include "pg/calls/parameters.hpp"
 #include "pg/catalog/protected_relations.hpp"
@@ -286,7 +287,7 @@ void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     partials->hasDistinctOn = false;
     partials->limitCount = nullptr;
     partials->limitOffset = nullptr;
-    partials->limitOption = LIMIT_OPTION_DEFAULT;
+    compat::clear_limit_option(partials);
     partials->hasAggs = true;
     partials->canSetTag = true;
     // The grouping expressions, first, keeping their sort/group references.
@@ -347,7 +348,7 @@ void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     entry->inFromCl = true;
     auto* reference = makeNode(RangeTblRef);
     reference->rtindex = 1;
-    level->rtable = list_make1(entry);
+    compat::replace_range_table(level, list_make1(entry));
     level->jointree = makeFromExpr(list_make1(reference), nullptr);
     level->cteList = NIL;
     level->hasRecursive = false;
@@ -434,15 +435,15 @@ int pin_partials_settings() {
 }
 
 void refuse_citus_reads_as_another_role(const PlannedStmt* partials) {
-    refuse_citus_reads_as_another_role(partials->rtable);
+    refuse_citus_reads_as_another_role(compat::permissions_of(partials));
 }
 
-void refuse_citus_reads_as_another_role(const List* entries) {
+void refuse_citus_reads_as_another_role(const List* permissions) {
     const ListCell* cell;
-    foreach (cell, entries) {
-        const auto* entry = lfirst_node(RangeTblEntry, cell);
-        if (entry->rtekind != RTE_RELATION || !OidIsValid(entry->checkAsUser) ||
-            entry->checkAsUser == GetUserId() || !is_citus_table(entry->relid)) {
+    foreach (cell, permissions) {
+        const auto* entry = static_cast<const compat::Permission*>(lfirst(cell));
+        if (!OidIsValid(entry->checkAsUser) || entry->checkAsUser == GetUserId() ||
+            !is_citus_table(entry->relid)) {
             continue;
         }
         if (pg_class_aclcheck(entry->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK) {

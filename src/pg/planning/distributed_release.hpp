@@ -45,8 +45,9 @@ int pin_partials_settings();
 // privileges (a view's owner): Citus runs the shard queries as the current user, whose refusal on
 // a worker would come after the charge.
 void refuse_citus_reads_as_another_role(const PlannedStmt* partials);
-// The same over a list of relation entries (a partials query's, on a release cache hit).
-void refuse_citus_reads_as_another_role(const List* entries);
+// The same over a list of permission entries (compat::Permission: a partials query's, on a
+// release cache hit).
+void refuse_citus_reads_as_another_role(const List* permissions);
 
 // ereports (0A000) in a backend Citus opened for its own work (a worker's shard query, the
 // rebalancer): releases happen on the node the analyst is connected to.

@@ -18,6 +18,7 @@ extern "C" {
 
 #include <algorithm>
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/catalog/dp_access.hpp"
 #include "pg/catalog/protected_relations.hpp"
@@ -50,6 +51,9 @@ Oid bounding_rank_function() { return pgdp_extension_function("bounding_rank", 0
 // error ("value overflows numeric format" on one person's row was an oracle, issue 20). Only
 // finite values beyond it change (to +-10^131000): NaN and +-Infinity add without error.
 constexpr int numeric_saturation_exponent = 131000;
+
+// The range-table index of the public keys' LEFT JOIN in a rewritten level (entries 1 and 2 are its sides).
+constexpr int kGroupsJoin = 3;
 
 Const* numeric_constant(const char* text) {
     const Datum value = DirectFunctionCall3(numeric_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid),
@@ -170,6 +174,7 @@ Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* call
                    int* unit_column, List** partial_columns) {
     Query* units = new_select();
     units->rtable = level->rtable;
+    compat::take_permissions(level, units);
     units->jointree = level->jointree;
     units->hasSubLinks = level->hasSubLinks;
     Index reference = 0;
@@ -263,8 +268,10 @@ Query* bounded_level(Query* units, int unit_column, const char* name) {
 // SELECT DISTINCT public keys FROM the public relation WHERE <its own conditions>.
 Query* keys_level(const Query* level, const LevelShape& shape, const char* name) {
     Query* keys = new_select();
-    auto* relation = static_cast<RangeTblEntry*>(copyObjectImpl(rt_fetch(shape.public_index, level->rtable)));
+    const RangeTblEntry* original = rt_fetch(shape.public_index, level->rtable);
+    auto* relation = static_cast<RangeTblEntry*>(copyObjectImpl(original));
     keys->rtable = list_make1(relation);
+    compat::copy_permission(level, original, relation, keys);
     Node* quals = static_cast<Node*>(copyObjectImpl(shape.public_quals));
     ChangeVarNodes(quals, shape.public_index, 1, 0);
     keys->jointree = makeFromExpr(list_make1(reference_to(1)), quals);
@@ -285,7 +292,7 @@ Query* keys_level(const Query* level, const LevelShape& shape, const char* name)
     return keys;
 }
 
-// An RTE_JOIN entry for keys (entry 1) LEFT JOIN bounded (entry 2).
+// An RTE_JOIN entry (entry kGroupsJoin) for keys (entry 1) LEFT JOIN bounded (entry 2).
 RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
     auto* entry = makeNode(RangeTblEntry);
     entry->rtekind = RTE_JOIN;
@@ -299,7 +306,9 @@ RangeTblEntry* left_join_entry(const Query* keys, const Query* bounded) {
             const TargetEntry* target = lfirst_node(TargetEntry, cell);
             if (target->resjunk) continue;
             ++column;
-            entry->joinaliasvars = lappend(entry->joinaliasvars, column_of(sides[side], side + 1, column));
+            Var* alias = column_of(sides[side], side + 1, column);
+            if (side == 1) compat::nulled_by_join(alias, kGroupsJoin);
+            entry->joinaliasvars = lappend(entry->joinaliasvars, alias);
             if (side == 0) {
                 entry->joinleftcols = lappend_int(entry->joinleftcols, column);
             } else {
@@ -369,6 +378,12 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
     Query* source = grouped ? bounded_level(units, unit_column, name) : units;
     const int m = grouped ? m_protected : 1;
     const int source_varno = shape.form == GroupForm::PublicKeys ? 2 : 1;
+    // A column of the units above the LEFT JOIN of the public keys (PostgreSQL 16+: nulled by it).
+    auto source_column = [&](int column) {
+        Var* var = column_of(source, source_varno, column);
+        if (shape.form == GroupForm::PublicKeys) compat::nulled_by_join(var, kGroupsJoin);
+        return var;
+    };
 
     Replacement replacement{NIL, NIL, NIL, NIL};
     ListCell* call_cell;
@@ -379,11 +394,11 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
         if (grouped) over->location = groups_per_unit_location(m);
         if (shape.form == GroupForm::PublicKeys) {
             // A public key without units has one row of NULLs from the LEFT JOIN: counted by no call.
-            over->aggfilter = (Expr*)is_not_null((Expr*)column_of(source, source_varno, unit_column));
+            over->aggfilter = (Expr*)is_not_null((Expr*)source_column(unit_column));
         }
         Node* result = (Node*)over;  // dp_count, dp_groups: count the rows (units) as they are
         if (lfirst_int(column_cell) != 0)
-            result = call_over_partial(over, call, column_of(source, source_varno, lfirst_int(column_cell)));
+            result = call_over_partial(over, call, source_column(lfirst_int(column_cell)));
         replacement.calls = lappend(replacement.calls, call);
         replacement.results = lappend(replacement.results, result);
     }
@@ -419,9 +434,9 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
         join->larg = (Node*)reference_to(1);
         join->rarg = (Node*)reference_to(2);
         join->quals = on;
-        join->rtindex = 3;
-        level->rtable =
-            list_make3(subquery_entry(keys, "pgdp_keys"), source_entry, left_join_entry(keys, source));
+        join->rtindex = kGroupsJoin;
+        compat::replace_range_table(level, list_make3(subquery_entry(keys, "pgdp_keys"), source_entry,
+                                                      left_join_entry(keys, source)));
         level->jointree = makeFromExpr(list_make1(join), nullptr);
     } else {
         foreach (key_cell, shape.keys) {
@@ -429,7 +444,7 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
             replacement.keys = lappend(replacement.keys, lfirst(key_cell));
             replacement.key_columns = lappend(replacement.key_columns, column_of(source, 1, key_number));
         }
-        level->rtable = list_make1(source_entry);
+        compat::replace_range_table(level, list_make1(source_entry));
         level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
     }
     level->hasSubLinks = false;
@@ -526,8 +541,11 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
         get_atttypetypmodcoll(table->relid, entry->protection.unit_column, &unit_type, &unit_typmod,
                               &unit_collation);
         // The unit is read like any selected column: SELECT on it is required.
-        table->selectedCols = bms_add_member(
-            table->selectedCols, entry->protection.unit_column - FirstLowInvalidHeapAttributeNumber);
+        compat::Permission* permission = compat::permission_of(level, table);
+        if (permission == nullptr)
+            refuse_person_level_release(name, "The protected relation has no permission check.");
+        permission->selectedCols = bms_add_member(
+            permission->selectedCols, entry->protection.unit_column - FirstLowInvalidHeapAttributeNumber);
         entry->unit =
             makeVar(entry->index, entry->protection.unit_column, unit_type, unit_typmod, unit_collation, 0);
         // Several protections: the smallest m keeps every owner's bound.
@@ -543,12 +561,13 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
     foreach (cell, entries) {
         const auto* entry = static_cast<ProtectedEntry*>(lfirst(cell));
         RangeTblEntry* table = rt_fetch(entry->index, level->rtable);
-        const Oid user = OidIsValid(table->checkAsUser) ? table->checkAsUser : GetUserId();
+        compat::Permission* permission = compat::permission_of(level, table);
+        const Oid user = OidIsValid(permission->checkAsUser) ? permission->checkAsUser : GetUserId();
         if (pg_class_aclcheck(table->relid, user, ACL_SELECT) == ACLCHECK_OK ||
             !has_access_grant(entry->protection.root, user)) {
             continue;
         }
-        table->checkAsUser = relation_owner(table->relid);
+        permission->checkAsUser = relation_owner(table->relid);
         dp_only = list_append_unique_oid(dp_only, table->relid);
     }
     if (dp_only != NIL) check_leakproof_level(level, shape, calls, name);

@@ -16,6 +16,7 @@ extern "C" {
 
 #include <cstring>
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_builder.hpp"
@@ -313,7 +314,7 @@ LevelShape shape_of(Query* level, const char* name) {
     // WHERE conditions on the public relation alone choose which keys exist.
     foreach (cell, conjuncts_of(level->jointree->quals)) {
         Node* conjunct = static_cast<Node*>(lfirst(cell));
-        Node* resolved = (Node*)flatten_join_alias_vars(level, conjunct);
+        Node* resolved = compat::flatten_join_aliases(level, conjunct);
         if (reads_only_entry(resolved, &shape.public_index) && !contain_volatile_functions(resolved))
             shape.public_quals = and_of(shape.public_quals, static_cast<Node*>(copyObjectImpl(resolved)));
     }

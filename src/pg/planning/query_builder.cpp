@@ -12,6 +12,7 @@ extern "C" {
 #include "parser/parse_oper.h"
 }
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/planning/plan_marks.hpp"
 
 namespace pgdp::pg {
@@ -32,7 +33,24 @@ bool collect_relation_entries(Node* node, void* context) {
     return expression_tree_walker(node, walker_cast(collect_relation_entries), context);
 }
 
+bool collect_relation_permissions(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Query)) {
+        auto* query = castNode(Query, node);
+        *static_cast<List**>(context) =
+            list_concat(*static_cast<List**>(context), compat::permissions_of(query));
+        return query_tree_walker(query, walker_cast(collect_relation_permissions), context, 0);
+    }
+    return expression_tree_walker(node, walker_cast(collect_relation_permissions), context);
+}
+
 }  // namespace
+
+List* relation_permissions(Node* tree) {
+    List* permissions = NIL;
+    (void)collect_relation_permissions(tree, &permissions);
+    return permissions;
+}
 
 List* relation_entries(Node* tree) {
     List* entries = NIL;

@@ -27,6 +27,8 @@ MutatorFn mutator_cast(F f) {
 
 // Every relation entry (RTE_RELATION) of a query tree, at every level (subqueries, CTEs, sublinks).
 List* relation_entries(Node* tree);
+// The permission entries (compat::Permission) of every level of a query tree.
+List* relation_permissions(Node* tree);
 
 // A call of a built-in aggregate over one argument (nullptr: aggregate(*)), with a filter.
 Aggref* builtin_aggregate(Oid function, Oid result, Expr* argument, Expr* filter);

@@ -9,6 +9,7 @@ extern "C" {
 #include "utils/syscache.h"
 }
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/query_builder.hpp"
 
@@ -164,6 +165,19 @@ void walk_tree(Query* parse, ReleaseQuery* result) {
 ReleaseQuery analyze_release_query(Query* parse) {
     ReleaseQuery result{};
     walk_tree(parse, &result);
+    // PostgreSQL 18: the levels that compute releases refer to their grouping expressions through
+    // the GROUP entry; the rewrites and the fingerprint need the expressions themselves (and the
+    // calls found by the walk are replaced by identity: walked again).
+    bool flattened = false;
+    ListCell* cell;
+    foreach (cell, result.levels) {
+        if (compat::flatten_group_references(static_cast<ReleaseLevel*>(lfirst(cell))->query))
+            flattened = true;
+    }
+    if (flattened) {
+        result = ReleaseQuery{};
+        walk_tree(parse, &result);
+    }
     if (result.any_call) result.protections = read_protection_catalog(nullptr);
     return result;
 }

@@ -26,6 +26,8 @@ extern "C" {
 #include "utils/syscache.h"
 }
 
+#include <cstring>
+
 #include "pg/planning/query_builder.hpp"
 
 namespace pgdp::pg {
@@ -130,6 +132,26 @@ void resolve_builtins() {
     builtins_resolved = true;
 }
 
+// Whether `function` is a built-in entry, read from its own catalog row: no name lookups (every
+// lookup of a new name adds a list to the catalog cache, whose growth PostgreSQL 16+ reports at
+// DEBUG1 while the statement is planned).
+bool is_builtin_entry(Oid function) {
+    HeapTuple tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(function));
+    if (!HeapTupleIsValid(tuple)) return false;
+    const auto* proc = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tuple));
+    bool found = false;
+    if (proc->prolang == INTERNALlanguageId && proc->pronamespace == PG_CATALOG_NAMESPACE &&
+        !proc->proretset && proc->prokind == PROKIND_FUNCTION) {
+        for (int i = 0; i < builtin_count && !found; ++i) {
+            const Entry& entry = builtin_entries[i];
+            found = proc->pronargs == entry.nargs && std::strcmp(NameStr(proc->proname), entry.name) == 0 &&
+                    std::memcmp(proc->proargtypes.values, entry.types, sizeof(Oid) * entry.nargs) == 0;
+        }
+    }
+    ReleaseSysCache(tuple);
+    return found;
+}
+
 // pgdp's own entry i, or InvalidOid when the extension is not there (or too old).
 Oid pgdp_entry(int i) {
     const Oid schema = get_namespace_oid("pgdp", true);
@@ -147,10 +169,7 @@ Oid pgdp_entry(int i) {
 
 bool row_safe_function(Oid function) {
     if (!OidIsValid(function)) return false;
-    resolve_builtins();
-    for (int i = 0; i < builtin_count; ++i) {
-        if (builtin_oids[i] == function) return true;
-    }
+    if (is_builtin_entry(function)) return true;
     for (int i = 0; i < pgdp_count; ++i) {
         if (pgdp_entry(i) == function) return true;
     }

@@ -24,6 +24,7 @@ extern "C" {
 #include <limits>
 
 #include "core/clamped_sum.hpp"
+#include "pg/base/pg_compat.hpp"
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/execution/partials.hpp"
@@ -119,7 +120,7 @@ Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
         ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
                         errmsg("pgdp partials query returned other columns than planned")));
     }
-    ExecutorRun(query, ForwardScanDirection, 0, true);
+    pgdp::pg::compat::run_to_completion(query);
     ExecutorFinish(query);
     ExecutorEnd(query);
     AtEOXact_GUC(true, nest_level);

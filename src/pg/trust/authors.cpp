@@ -11,6 +11,8 @@ extern "C" {
 #include "utils/syscache.h"
 }
 
+#include "pg/base/pg_compat.hpp"
+
 namespace pgdp::pg {
 
 // pgdp.designate_admin grants EXECUTE on pgdp.set_budget (revoked from PUBLIC); no built-in role
@@ -22,7 +24,8 @@ bool is_admin(Oid role) {
     CatCList* candidates = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum("set_budget"));
     for (int i = 0; i < candidates->n_members && !admin; ++i) {
         const Form_pg_proc form = (Form_pg_proc)GETSTRUCT(&candidates->members[i]->tuple);
-        admin = form->pronamespace == schema && pg_proc_aclcheck(form->oid, role, ACL_EXECUTE) == ACLCHECK_OK;
+        admin = form->pronamespace == schema &&
+                compat::function_aclcheck(form->oid, role, ACL_EXECUTE) == ACLCHECK_OK;
     }
     ReleaseSysCacheList(candidates);
     return admin;
@@ -40,8 +43,11 @@ const char* role_name(Oid role) {
 namespace {
 
 // The owner column `owner` of the catalog row `object` in syscache `cache`; InvalidOid if none.
+// (clang-format 14 and 19+ disagree on the spacing of a pointer to member.)
+// clang-format off
 template <typename Row>
 Oid owner_in_catalog(int cache, Oid object, Oid Row::*owner) {
+    // clang-format on
     HeapTuple tuple = SearchSysCache1(cache, ObjectIdGetDatum(object));
     if (!HeapTupleIsValid(tuple)) return InvalidOid;
     const Oid result = reinterpret_cast<const Row*>(GETSTRUCT(tuple))->*owner;

@@ -368,7 +368,7 @@ void check_query_as(Query* query, Author author) {
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except);
 
 void require_release_context(const char* aggregate_name, const PlannedStmt* statement) {
-    if (InSecurityRestrictedOperation() || IsAutoVacuumWorkerProcess()) {
+    if (InSecurityRestrictedOperation() || compat::in_autovacuum_worker()) {
         ereport(
             ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

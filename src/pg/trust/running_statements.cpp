@@ -24,6 +24,7 @@ extern "C" {
 
 #include <cstring>
 
+#include "pg/base/pg_compat.hpp"
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
 
@@ -207,7 +208,9 @@ bool statement_runs_foreign_code(const PlannedStmt* statement, ForeignCode* foun
     // Every relation the plan reads or writes (view bodies keep the view's own entry).
     foreach (cell, statement->rtable) {
         const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
-        if (entry->rtekind == RTE_RELATION && foreign_relation(entry->relid, found)) return true;
+        if ((entry->rtekind == RTE_RELATION || compat::is_view_reference(entry)) &&
+            foreign_relation(entry->relid, found))
+            return true;
     }
     if (plan_has_foreign_domain(statement->planTree, found)) return true;
     foreach (cell, statement->subplans) {
