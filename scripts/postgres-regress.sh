@@ -71,6 +71,30 @@ fetch_sources() {
             SOURCE_DIR="$WORK/src-$upstream"; SOURCE_VERSION="$upstream"; return 0
         fi
     done
+    # The archive may list a version whose files its pool no longer (or not yet) has: the .orig
+    # tarball of the newest minor of the same major that the pool has (the comparison runs the same
+    # sources with and without pgdp, so a minor apart from the server's does not matter).
+    local uri minor
+    uri="$(awk '/^deb-src/ {print $2; exit}' "$apt_dir/sources.list")"
+    minor="$("$PG_CONFIG" --version | sed -n "s/^PostgreSQL ${PG_MAJOR}\.\([0-9]*\).*/\1/p")"
+    for ((; ${minor:-0} >= 0; minor--)); do
+        local upstream="${PG_MAJOR}.${minor}"
+        tried+=("pool:$upstream")
+        if [ -d "$WORK/src-$upstream/src/test/regress" ]; then
+            SOURCE_DIR="$WORK/src-$upstream"; SOURCE_VERSION="$upstream"; return 0
+        fi
+        rm -rf "$WORK/download" && mkdir -p "$WORK/download"
+        if /usr/lib/apt/apt-helper download-file \
+            "$uri/pool/main/p/$package/${package}_${upstream}.orig.tar.bz2" \
+            "$WORK/download/$package.orig.tar.bz2" >/dev/null 2>&1; then
+            mkdir -p "$WORK/src-$upstream"
+            tar -xf "$WORK/download/$package.orig.tar.bz2" -C "$WORK/src-$upstream" --strip-components=1 \
+                "postgresql-$upstream/src/test/regress"
+            rm -rf "$WORK/download"
+            SOURCE_DIR="$WORK/src-$upstream"; SOURCE_VERSION="$upstream"; return 0
+        fi
+        [ "$minor" -eq 0 ] && break
+    done
     die "could not download the source of $package (tried: ${tried[*]:-no version listed})"
 }
 
