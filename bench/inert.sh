@@ -17,6 +17,7 @@
 #
 #   bash bench/inert.sh
 #   PGDP_BENCH_ROUNDS=3 PGDP_BENCH_SECONDS=2 bash bench/inert.sh
+#   PGDP_BENCH_WORKLOADS="select-only sql-function" PGDP_BENCH_ROUNDS=9 bash bench/inert.sh
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/common.sh"
@@ -24,7 +25,7 @@ cd "$PGDP_ROOT"
 
 ROUNDS="${PGDP_BENCH_ROUNDS:-5}"
 SECONDS_PER_RUN="${PGDP_BENCH_SECONDS:-3}"
-WORKLOADS=(select-only tpcb join-10 sql-function plpgsql-calls row-trigger)
+read -r -a WORKLOADS <<<"${PGDP_BENCH_WORKLOADS:-select-only tpcb join-10 sql-function plpgsql-calls row-trigger}"
 
 ensure_deps
 check_toolchain
