@@ -20,6 +20,7 @@ extern "C" {
 #include <cstring>
 
 #include "pg/planning/query_builder.hpp"
+#include "pg/trust/running_statements.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -103,14 +104,8 @@ bool unsafe_node(Node* node, void* context) {
     // Values built in a user's type run its input function or its domain's checks: casts,
     // constants, rows, arrays, function results, and the column definition lists of functions in
     // FROM and table functions (jsonb_to_record(...) AS t(a d), XMLTABLE ... COLUMNS a d).
-    const bool builds_values =
-        IsA(node, CoerceToDomain) || IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) ||
-        IsA(node, ConvertRowtypeExpr) || IsA(node, FuncExpr) || IsA(node, Const) || IsA(node, RowExpr) ||
-        IsA(node, ArrayExpr) || IsA(node, RelabelType) || IsA(node, Param) || IsA(node, CoerceToDomainValue);
-    if (builds_values && exprType(node) >= FirstNormalObjectId) return true;
-    if (IsA(node, RangeTblFunction) && user_type_in(castNode(RangeTblFunction, node)->funccoltypes))
-        return true;
-    if (IsA(node, TableFunc) && user_type_in(castNode(TableFunc, node)->coltypes)) return true;
+    if (builds_typed_values(node) && exprType(node) >= FirstNormalObjectId) return true;
+    if (user_type_in(column_definition_types(node))) return true;
     if (check_functions_in_node(node, unsafe_function, context)) return true;
     return expression_tree_walker(node, walker_cast(unsafe_node), context);
 }

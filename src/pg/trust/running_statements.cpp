@@ -93,6 +93,23 @@ bool type_runs_foreign_constraints(Oid type, ForeignCode* found, int depth = 0) 
     return foreign;
 }
 
+}  // namespace
+
+bool builds_typed_values(const Node* node) {
+    return IsA(node, CoerceToDomain) || IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) ||
+           IsA(node, ConvertRowtypeExpr) || IsA(node, FuncExpr) || IsA(node, Const) || IsA(node, RowExpr) ||
+           IsA(node, ArrayExpr) || IsA(node, RelabelType) || IsA(node, Param) ||
+           IsA(node, CoerceToDomainValue);
+}
+
+const List* column_definition_types(const Node* node) {
+    if (IsA(node, RangeTblFunction)) return castNode(RangeTblFunction, node)->funccoltypes;
+    if (IsA(node, TableFunc)) return castNode(TableFunc, node)->coltypes;
+    return NIL;
+}
+
+namespace {
+
 bool find_foreign_domain(Node* node, void* context) {
     if (node == nullptr) return false;
     // Domain checks (CoerceToDomain) and conversions whose result type reads through another
@@ -103,18 +120,12 @@ bool find_foreign_domain(Node* node, void* context) {
     }
     // Values built at run time in such a type (a cast from text, jsonb_populate_record into a
     // composite with such a domain, a row or array constructed of it) run its input or checks.
-    const bool builds_values = IsA(node, CoerceViaIO) || IsA(node, ArrayCoerceExpr) ||
-                               IsA(node, ConvertRowtypeExpr) || IsA(node, FuncExpr) || IsA(node, Const) ||
-                               IsA(node, RowExpr) || IsA(node, ArrayExpr) || IsA(node, RelabelType) ||
-                               IsA(node, Param);
+    const bool builds_values = builds_typed_values(node);
     if (builds_values && type_runs_foreign_constraints(exprType(node), static_cast<ForeignCode*>(context))) {
         return true;
     }
-    // Column definition lists of functions in FROM and table functions' columns: their values are
-    // built in those types (jsonb_to_record(...) AS t(a d), XMLTABLE ... COLUMNS a d).
-    const List* column_types = IsA(node, RangeTblFunction) ? castNode(RangeTblFunction, node)->funccoltypes
-                               : IsA(node, TableFunc)      ? castNode(TableFunc, node)->coltypes
-                                                           : NIL;
+    // Column definition lists of functions in FROM and table functions' columns.
+    const List* column_types = column_definition_types(node);
     ListCell* cell;
     foreach (cell, column_types) {
         if (type_runs_foreign_constraints(lfirst_oid(cell), static_cast<ForeignCode*>(context))) return true;

@@ -43,6 +43,13 @@ struct ForeignCode {
 // fetched later, from another statement).
 bool running_foreign_code(ForeignCode* found, int from_depth = 0, const PlannedStmt* except = nullptr);
 
+// Expressions that build a value of their type at run time (a cast, a constant, a row, an array, a
+// function result, a domain check), so run that type's input function or its domain's checks.
+bool builds_typed_values(const Node* node);
+// The column types a function in FROM (its column definition list) or a table function (XMLTABLE's
+// columns) builds its values in; NIL for other nodes.
+const List* column_definition_types(const Node* node);
+
 // The number of running statements now.
 int running_depth();
 

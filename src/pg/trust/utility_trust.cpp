@@ -45,6 +45,9 @@ bool plain_constraints(const List* constraints) {
     return true;
 }
 
+bool plain_index(const IndexStmt* index);
+bool table_elements(const CreateStmt* create, bool simple);
+
 // Utilities another role's function may run in the session: none of them creates or changes an
 // object (a temporary table without expressions aside). Whatever such a function creates is owned
 // by the session user, so pgdp would trust it as that user's own code later (a view shadowing a
@@ -88,39 +91,15 @@ bool allowed_in_untrusted_frame(const Node* utility) {
         case T_GrantStmt:
             return !castNode(GrantStmt, utility)->is_grant;
         // An index on plain columns: no expression or predicate runs user code on later writes.
-        case T_IndexStmt: {
-            const IndexStmt* index = castNode(IndexStmt, utility);
-            if (index->whereClause != nullptr || index->excludeOpNames != NIL) return false;
-            ListCell* cell;
-            foreach (cell, index->indexParams) {
-                if (lfirst_node(IndexElem, cell)->expr != nullptr) return false;
-            }
-            return true;
-        }
+        case T_IndexStmt:
+            return plain_index(castNode(IndexStmt, utility));
         case T_CreateStmt: {
             // A temporary table of plain columns; NOT NULL, PRIMARY KEY and UNIQUE evaluate no
             // expression (no DEFAULT, CHECK, generated column, foreign key or exclusion).
             const CreateStmt* create = castNode(CreateStmt, utility);
-            if (create->relation == nullptr || create->relation->relpersistence != RELPERSISTENCE_TEMP ||
-                create->inhRelations != NIL || create->ofTypename != nullptr ||
-                !plain_constraints(create->constraints)) {
-                return false;
-            }
-            ListCell* cell;
-            foreach (cell, create->tableElts) {
-                const Node* element = static_cast<const Node*>(lfirst(cell));
-                if (IsA(element, Constraint)) {
-                    if (!plain_constraints(list_make1(const_cast<Node*>(element)))) return false;
-                    continue;
-                }
-                if (!IsA(element, ColumnDef)) return false;
-                const ColumnDef* column = castNode(ColumnDef, element);
-                if (column->raw_default != nullptr || column->cooked_default != nullptr ||
-                    !plain_constraints(column->constraints)) {
-                    return false;
-                }
-            }
-            return true;
+            return create->relation != nullptr && create->relation->relpersistence == RELPERSISTENCE_TEMP &&
+                   create->inhRelations == NIL && create->ofTypename == nullptr &&
+                   table_elements(create, false);
         }
         default:
             return false;
@@ -225,27 +204,40 @@ bool simple_column(const ColumnDef* column) {
            simple_constraints(column->constraints);
 }
 
-// A table of columns with simple constraints (simple_constraints): no LIKE clause, no
-// partition-key expression.
+// The columns and constraints of a new table: plain ones only (plain_constraints, no default), or
+// simple ones too (simple_constraints, simple defaults). A LIKE clause copies defaults and
+// constraints: refused.
+bool table_elements(const CreateStmt* create, bool simple) {
+    auto constraints_pass = [simple](const List* constraints) {
+        return simple ? simple_constraints(constraints) : plain_constraints(constraints);
+    };
+    if (!constraints_pass(create->constraints)) return false;
+    ListCell* cell;
+    foreach (cell, create->tableElts) {
+        const Node* element = static_cast<const Node*>(lfirst(cell));
+        if (IsA(element, Constraint)) {
+            if (!constraints_pass(list_make1(const_cast<Node*>(element)))) return false;
+            continue;
+        }
+        if (!IsA(element, ColumnDef)) return false;
+        const ColumnDef* column = castNode(ColumnDef, element);
+        if (simple ? !simple_column(column)
+                   : (column->raw_default != nullptr || column->cooked_default != nullptr ||
+                      !plain_constraints(column->constraints)))
+            return false;
+    }
+    return true;
+}
+
+// A table of simple columns and constraints (table_elements) without a partition-key expression.
 bool plain_table(const CreateStmt* create) {
-    if (!simple_constraints(create->constraints)) return false;
     if (create->partspec != nullptr) {
         ListCell* cell;
         foreach (cell, create->partspec->partParams) {
             if (lfirst_node(PartitionElem, cell)->expr != nullptr) return false;
         }
     }
-    ListCell* cell;
-    foreach (cell, create->tableElts) {
-        const Node* element = static_cast<const Node*>(lfirst(cell));
-        if (IsA(element, Constraint)) {
-            if (!simple_constraints(list_make1(const_cast<Node*>(element)))) return false;
-            continue;
-        }
-        if (!IsA(element, ColumnDef)) return false;  // LIKE copies defaults and constraints
-        if (!simple_column(castNode(ColumnDef, element))) return false;
-    }
-    return true;
+    return table_elements(create, true);
 }
 
 bool plain_index(const IndexStmt* index) {
