@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/state_bytes.hpp"
 #include "noise_test_helpers.hpp"
 
 namespace pgdp_test {
@@ -19,6 +20,17 @@ std::string thrown_argument(Call call) {
         return error.argument();
     }
     return "no error";
+}
+
+// True if call() throws CorruptStateError (a state's bytes rejected on reading).
+template <typename Call>
+bool rejects_state(Call call) {
+    try {
+        call();
+    } catch (const pgdp::CorruptStateError&) {
+        return true;
+    }
+    return false;
 }
 
 // True if `hits` successes in `trials` are compatible (kZ standard errors, one-sided) with a

@@ -82,13 +82,9 @@ TEST(BoundsEstimation, StateRoundTripsAndRejectsCorruptBytes) {
     std::vector<std::int64_t> back(kLogBinCount, -1);
     pgdp::deserialize_log_histogram(bytes.data(), bytes.size(), back.data());
     EXPECT_EQ(back, counts);
-    auto rejected = [&](pgdp::StateBytes bad) {
-        try {
-            pgdp::deserialize_log_histogram(bad.data(), bad.size(), back.data());
-        } catch (const pgdp::CorruptStateError&) {
-            return true;
-        }
-        return false;
+    auto rejected = [&](const pgdp::StateBytes& bad) {
+        return pgdp_test::rejects_state(
+            [&] { pgdp::deserialize_log_histogram(bad.data(), bad.size(), back.data()); });
     };
     pgdp::StateBytes bad = bytes;
     bad[0] = 0;

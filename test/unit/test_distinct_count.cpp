@@ -84,12 +84,7 @@ TEST(DistinctCount, DeserializeRejectsWhatSerializeCannotWrite) {
     ASSERT_EQ(good.size(), 1u + 8 + 8 + 4 * 8);
     EXPECT_EQ(DistinctHashSet::deserialize(good.data(), good.size()).size(), 4u);
     auto rejected = [](const pgdp::StateBytes& bytes) {
-        try {
-            DistinctHashSet::deserialize(bytes.data(), bytes.size());
-        } catch (const pgdp::CorruptStateError&) {
-            return true;
-        }
-        return false;
+        return pgdp_test::rejects_state([&] { DistinctHashSet::deserialize(bytes.data(), bytes.size()); });
     };
     pgdp::StateBytes bad = good;
     bad[0] = 9;
