@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -71,7 +72,15 @@ ReleasePlan plan_count_vector(double epsilon, double delta, Mechanism mechanism,
 std::int64_t noisy_count(const ReleasePlan& plan, std::int64_t count, RandomSource& random) {
     const __int128 grid_units =
         units_to_grid(count, 0, plan.granularity) + sample_release_noise(plan, random);
-    return static_cast<std::int64_t>(grid_units_to_double(grid_units, plan.granularity));
+    return saturating_int64(grid_units_to_double(grid_units, plan.granularity));
+}
+
+std::int64_t saturating_int64(double value) {
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (!(value == value)) return 0;
+    if (value >= kTwo63) return std::numeric_limits<std::int64_t>::max();
+    if (value < -kTwo63) return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(value);
 }
 
 void merge_counts(std::int64_t* into, const std::int64_t* from, std::size_t n) {

@@ -38,8 +38,12 @@ void require_rows_per_unit(const char* argument, std::int64_t rows_per_unit);
 ReleasePlan plan_count_vector(double epsilon, double delta, Mechanism mechanism, std::size_t coordinates,
                               std::uint32_t rows_per_unit, std::uint32_t groups_per_unit);
 
-// One coordinate: g (round(count / g) + Z) with Z the plan's integer noise (an integer: g >= 1).
+// One coordinate: g (round(count / g) + Z) with Z the plan's integer noise (an integer: g >= 1),
+// saturated to the int64 range (beyond it only with noise scales no plan accepts).
 std::int64_t noisy_count(const ReleasePlan& plan, std::int64_t count, RandomSource& random);
+
+// An integer-valued double as an int64, saturating at the type's range (NaN: 0).
+std::int64_t saturating_int64(double value);
 
 // into[i] += from[i] for i < n, exactly (std::overflow_error past int64: not reachable by counts
 // of rows).

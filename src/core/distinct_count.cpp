@@ -14,7 +14,6 @@ namespace pgdp {
 namespace {
 
 constexpr std::uint8_t kDistinctStateVersion = 1;
-constexpr std::size_t kInitialSlots = 16;
 
 // Slot index from a hash: the splitmix64 finaliser (Steele, Lea, Flood 2014) spreads hashes whose
 // low bits are poor (an identity hash of small integers) over the table.
@@ -26,91 +25,86 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-}  // namespace
-
-DistinctHashSet::DistinctHashSet(std::uint64_t cap) : cap_(cap), slots_(kInitialSlots, 0) {
-    if (cap == 0 || cap > kMaxDistinctHashes)
-        throw std::invalid_argument("DistinctHashSet: cap out of range");
-}
-
-std::size_t DistinctHashSet::slot_of(std::uint64_t hash) const {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = mix(hash) & mask;
-    while (slots_[i] != 0 && slots_[i] != hash) i = (i + 1) & mask;
+std::uint64_t slot_of(const DistinctHashTable& table, std::uint64_t hash) {
+    const std::uint64_t mask = table.slot_count - 1;
+    std::uint64_t i = mix(hash) & mask;
+    while (table.slots[i] != 0 && table.slots[i] != hash) i = (i + 1) & mask;
     return i;
 }
 
-bool DistinctHashSet::contains(std::uint64_t hash) const {
-    if (hash == 0) return has_zero_;
-    return slots_[slot_of(hash)] == hash;
+}  // namespace
+
+std::uint64_t distinct_slots_wanted(const DistinctHashTable& table) {
+    if (table.size >= table.cap || 2 * (table.size + 1) <= table.slot_count) return table.slot_count;
+    return std::max(2 * table.slot_count, kMinDistinctSlots);
 }
 
-void DistinctHashSet::grow() {
-    std::vector<std::uint64_t> old(slots_.size() * 2, 0);
-    old.swap(slots_);
-    for (std::uint64_t hash : old) {
-        if (hash != 0) slots_[slot_of(hash)] = hash;
+void rehash_distinct(const DistinctHashTable& from, DistinctHashTable& to) {
+    to.size = from.size;
+    to.cap = from.cap;
+    to.has_zero = from.has_zero;
+    for (std::uint64_t i = 0; i < from.slot_count; ++i) {
+        if (from.slots[i] != 0) to.slots[slot_of(to, from.slots[i])] = from.slots[i];
     }
 }
 
-void DistinctHashSet::insert(std::uint64_t hash) {
+bool contains_distinct(const DistinctHashTable& table, std::uint64_t hash) {
+    if (hash == 0) return table.has_zero;
+    return table.slot_count > 0 && table.slots[slot_of(table, hash)] == hash;
+}
+
+void insert_distinct(DistinctHashTable& table, std::uint64_t hash) {
+    if (table.size >= table.cap) return;  // saturated: new hashes are dropped
     if (hash == 0) {
-        if (!has_zero_ && size_ < cap_) {
-            has_zero_ = true;
-            ++size_;
-        }
+        table.size += table.has_zero ? 0 : 1;
+        table.has_zero = true;
         return;
     }
-    std::size_t i = slot_of(hash);
-    if (slots_[i] == hash || size_ >= cap_) return;
-    // Load at most 1/2 after the insert (the zero hash lives outside the table, counted anyway).
-    if (2 * (size_ + 1) > slots_.size()) {
-        grow();
-        i = slot_of(hash);
-    }
-    slots_[i] = hash;
-    ++size_;
+    if (distinct_slots_wanted(table) != table.slot_count)
+        throw std::logic_error("insert_distinct: table full");
+    const std::uint64_t i = slot_of(table, hash);
+    if (table.slots[i] == hash) return;
+    table.slots[i] = hash;
+    ++table.size;
 }
 
-void DistinctHashSet::merge(const DistinctHashSet& other) {
-    if (other.has_zero_) insert(0);
-    for (std::uint64_t hash : other.slots_) {
-        if (hash != 0) insert(hash);
-    }
-}
-
-StateBytes DistinctHashSet::serialize() const {
+StateBytes serialize_distinct(const DistinctHashTable& table) {
     std::vector<std::uint64_t> hashes;
-    hashes.reserve(size_);
-    if (has_zero_) hashes.push_back(0);
-    for (std::uint64_t hash : slots_) {
-        if (hash != 0) hashes.push_back(hash);
+    hashes.reserve(table.size);
+    if (table.has_zero) hashes.push_back(0);
+    for (std::uint64_t i = 0; i < table.slot_count; ++i) {
+        if (table.slots[i] != 0) hashes.push_back(table.slots[i]);
     }
     std::sort(hashes.begin(), hashes.end());
     StateWriter writer(kDistinctStateVersion);
-    writer.put_u64(cap_);
+    writer.put_u64(table.cap);
     writer.put_u64(hashes.size());
     for (std::uint64_t hash : hashes) writer.put_u64(hash);
     return writer.take();
 }
 
-DistinctHashSet DistinctHashSet::deserialize(const unsigned char* data, std::size_t size) {
+std::uint64_t DistinctStateView::hash(std::uint64_t i) const {
+    std::uint64_t value = 0;
+    for (int b = 0; b < 8; ++b) value |= static_cast<std::uint64_t>(hashes[8 * i + b]) << (8 * b);
+    return value;
+}
+
+DistinctStateView read_distinct_state(const unsigned char* data, std::size_t size) {
     StateReader reader(data, size, kDistinctStateVersion, "distinct-value state");
-    const std::uint64_t cap = reader.get_u64();
-    const std::uint64_t count = reader.get_u64();
-    if (cap == 0 || cap > kMaxDistinctHashes)
-        reader.fail("its cap " + std::to_string(cap) + " is out of range");
-    if (count > cap || reader.remaining() != 8 * count) reader.fail("its length does not match its size");
-    DistinctHashSet set(cap);
-    std::uint64_t previous = 0;
-    for (std::uint64_t i = 0; i < count; ++i) {
-        const std::uint64_t hash = reader.get_u64();
-        if (i > 0 && hash <= previous) reader.fail("its hashes are not strictly increasing");
-        set.insert(hash);
-        previous = hash;
+    DistinctStateView view{};
+    view.cap = reader.get_u64();
+    view.count = reader.get_u64();
+    if (view.cap == 0 || view.cap > kMaxDistinctHashes) {
+        reader.fail("its cap " + std::to_string(view.cap) + " is out of range");
     }
-    reader.expect_end();
-    return set;
+    if (view.count > view.cap || reader.remaining() != 8 * view.count) {
+        reader.fail("its length does not match its size");
+    }
+    view.hashes = data + (size - reader.remaining());
+    for (std::uint64_t i = 1; i < view.count; ++i) {
+        if (view.hash(i) <= view.hash(i - 1)) reader.fail("its hashes are not strictly increasing");
+    }
+    return view;
 }
 
 ReleasePlan plan_distinct_count(const DistinctCountParameters& parameters) {

@@ -15,7 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <type_traits>
 
 #include "core/aggregate_release.hpp"
 #include "core/random_source.hpp"
@@ -28,37 +28,69 @@ namespace pgdp {
 // (2^25 slots) and 128 MiB serialized, below PostgreSQL's 1 GB allocation limit. Further new
 // values are not stored; the count saturates at the cap (see D above).
 constexpr std::uint64_t kMaxDistinctHashes = std::uint64_t{1} << 24;
+constexpr std::uint64_t kMinDistinctSlots = 16;
 
-// A set of 64-bit hashes in one open-addressing table (linear probing, load <= 1/2, 0 marks an
-// empty slot and a separate flag records the hash 0): 8 bytes per slot, 16 to 32 bytes per stored
-// hash in memory, 8 serialized. Saturates at its cap: once it holds cap hashes, inserts of new
-// ones are dropped, so that any order of inserts and merges of the same values ends with
-// min(cap, number of distinct hashes) elements.
-class DistinctHashSet {
-public:
-    explicit DistinctHashSet(std::uint64_t cap = kMaxDistinctHashes);
-
-    void insert(std::uint64_t hash);
-    void merge(const DistinctHashSet& other);
-    std::uint64_t size() const { return size_; }
-    std::uint64_t cap() const { return cap_; }
-    bool contains(std::uint64_t hash) const;
-    std::size_t memory_bytes() const { return slots_.size() * sizeof(std::uint64_t); }
-
-    // Version, cap, size, then the hashes in increasing order.
-    StateBytes serialize() const;
-    // CorruptStateError unless the hashes are strictly increasing and at most cap of them.
-    static DistinctHashSet deserialize(const unsigned char* data, std::size_t size);
-
-private:
-    std::size_t slot_of(std::uint64_t hash) const;
-    void grow();
-
-    std::uint64_t cap_;
-    std::uint64_t size_ = 0;
-    bool has_zero_ = false;
-    std::vector<std::uint64_t> slots_;  // power-of-two length
+// A set of 64-bit hashes as plain data: one open-addressing table (linear probing, load <= 1/2,
+// 0 marks an empty slot, a flag records the hash 0) whose slots the caller allocates (the shim in
+// the aggregate's memory context, never with new/malloc). 8 bytes per slot: 16 to 32 bytes per
+// stored hash, 8 serialized. Saturates at its cap: once it holds cap hashes, new ones are dropped,
+// so any order of inserts and merges of the same values ends with min(cap, distinct hashes).
+struct DistinctHashTable {
+    std::uint64_t* slots = nullptr;  // slot_count entries
+    std::uint64_t slot_count = 0;    // a power of two >= kMinDistinctSlots
+    std::uint64_t size = 0;          // hashes held, the hash 0 included
+    std::uint64_t cap = kMaxDistinctHashes;
+    bool has_zero = false;
 };
+static_assert(std::is_trivially_copyable_v<DistinctHashTable>, "aggregate state is plain data");
+
+// The slot count the table needs before one more insert: slot_count, or twice it when a new hash
+// would raise the load above 1/2 (never past what cap needs).
+std::uint64_t distinct_slots_wanted(const DistinctHashTable& table);
+// Puts every hash of `from` into `to`, whose slots (to.slot_count of them, a power of two at least
+// twice from.size) are all 0; copies size, cap and the zero flag.
+void rehash_distinct(const DistinctHashTable& from, DistinctHashTable& to);
+// Inserts hash; requires distinct_slots_wanted(table) == table.slot_count.
+void insert_distinct(DistinctHashTable& table, std::uint64_t hash);
+bool contains_distinct(const DistinctHashTable& table, std::uint64_t hash);
+
+// Inserts hash, first moving the table to grow(old_slots, old_count, new_count) - a zeroed buffer
+// of new_count slots, the callee freeing the old one - when it needs more slots.
+template <typename Grow>
+void add_distinct(DistinctHashTable& table, std::uint64_t hash, Grow&& grow) {
+    const std::uint64_t wanted = distinct_slots_wanted(table);
+    if (wanted != table.slot_count) {
+        DistinctHashTable bigger = table;
+        bigger.slot_count = wanted;
+        bigger.slots = grow(static_cast<std::uint64_t*>(nullptr), std::uint64_t{0}, wanted);
+        rehash_distinct(table, bigger);
+        grow(table.slots, table.slot_count, std::uint64_t{0});
+        table = bigger;
+    }
+    insert_distinct(table, hash);
+}
+
+// into = into union from (saturating at into.cap).
+template <typename Grow>
+void merge_distinct(DistinctHashTable& into, const DistinctHashTable& from, Grow&& grow) {
+    if (from.has_zero) add_distinct(into, 0, grow);
+    for (std::uint64_t i = 0; i < from.slot_count; ++i) {
+        if (from.slots[i] != 0) add_distinct(into, from.slots[i], grow);
+    }
+}
+
+// State bytes: version, cap, size, then the hashes in increasing order.
+StateBytes serialize_distinct(const DistinctHashTable& table);
+// Validated serialized state: CorruptStateError unless the version and length match, the cap is
+// in [1, kMaxDistinctHashes] and the hashes are strictly increasing and at most cap.
+struct DistinctStateView {
+    std::uint64_t cap;
+    std::uint64_t count;
+    const unsigned char* hashes;  // count little-endian uint64
+
+    std::uint64_t hash(std::uint64_t i) const;
+};
+DistinctStateView read_distinct_state(const unsigned char* data, std::size_t size);
 
 struct DistinctCountParameters {
     double epsilon = 0.0;

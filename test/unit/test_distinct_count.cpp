@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
+#include <list>
 #include <cmath>
 #include <random>
 #include <set>
@@ -19,7 +21,7 @@
 
 namespace {
 
-using pgdp::DistinctHashSet;
+using pgdp::DistinctHashTable;
 using pgdp::Mechanism;
 using pgdp_test::test_hash;
 using pgdp_test::thrown_argument;
@@ -31,11 +33,45 @@ std::vector<std::uint64_t> sample_values(std::size_t n, std::uint64_t range, std
     return values;
 }
 
-DistinctHashSet set_of(const std::vector<std::uint64_t>& hashes,
-                       std::uint64_t cap = pgdp::kMaxDistinctHashes) {
-    DistinctHashSet set(cap);
-    for (std::uint64_t h : hashes) set.insert(h);
-    return set;
+// A table whose slots the test owns (the shim allocates them in the aggregate's memory context).
+class OwnedTable {
+public:
+    explicit OwnedTable(std::uint64_t cap = pgdp::kMaxDistinctHashes) { table.cap = cap; }
+    OwnedTable(const OwnedTable&) = delete;
+    OwnedTable& operator=(const OwnedTable&) = delete;
+
+    void insert(std::uint64_t hash) { pgdp::add_distinct(table, hash, grow()); }
+    void merge(const DistinctHashTable& other) { pgdp::merge_distinct(table, other, grow()); }
+    // Reads serialized bytes back into this table, as the shim's deserialize function would.
+    void read(const pgdp::StateBytes& bytes) {
+        const pgdp::DistinctStateView view = pgdp::read_distinct_state(bytes.data(), bytes.size());
+        table.cap = view.cap;
+        for (std::uint64_t i = 0; i < view.count; ++i) insert(view.hash(i));
+    }
+    std::size_t buffers() const { return buffers_.size(); }
+
+    DistinctHashTable table;
+
+private:
+    // add_distinct's grow: a zeroed buffer of `count` slots, or (count 0) hand `old` back.
+    struct Grow {
+        OwnedTable* owner;
+        std::uint64_t* operator()(std::uint64_t* old, std::uint64_t, std::uint64_t count) const {
+            auto& buffers = owner->buffers_;
+            if (count == 0) {
+                buffers.remove_if([old](const std::vector<std::uint64_t>& b) { return b.data() == old; });
+                return nullptr;
+            }
+            buffers.emplace_back(count, 0);
+            return buffers.back().data();
+        }
+    };
+    Grow grow() { return Grow{this}; }
+    std::list<std::vector<std::uint64_t>> buffers_;
+};
+
+void fill(OwnedTable& owned, const std::vector<std::uint64_t>& hashes) {
+    for (std::uint64_t h : hashes) owned.insert(h);
 }
 
 TEST(DistinctCount, SetHoldsEachHashOnceLikeStdSet) {
@@ -45,15 +81,19 @@ TEST(DistinctCount, SetHoldsEachHashOnceLikeStdSet) {
     hashes.push_back(0);
     hashes.push_back(~std::uint64_t{0});
     const std::set<std::uint64_t> reference(hashes.begin(), hashes.end());
-    const DistinctHashSet set = set_of(hashes);
-    EXPECT_EQ(set.size(), reference.size());
-    for (std::uint64_t h : reference) ASSERT_TRUE(set.contains(h)) << h;
+    OwnedTable owned;
+    fill(owned, hashes);
+    const DistinctHashTable& set = owned.table;
+    EXPECT_EQ(set.size, reference.size());
+    for (std::uint64_t h : reference) ASSERT_TRUE(pgdp::contains_distinct(set, h)) << h;
     for (std::uint64_t h : {std::uint64_t{5001}, std::uint64_t{123456789}}) {
-        EXPECT_EQ(set.contains(h), reference.count(h) == 1);
+        EXPECT_EQ(pgdp::contains_distinct(set, h), reference.count(h) == 1);
     }
-    // Memory: 8 bytes per slot at load between 1/4 and 1/2 (after the first growth).
-    EXPECT_LE(set.memory_bytes(), 32 * set.size());
-    EXPECT_GE(set.memory_bytes(), 16 * set.size());
+    // Memory: one buffer (the old ones were handed back), 8 bytes per slot at load between 1/4
+    // and 1/2 (after the first growth).
+    EXPECT_EQ(owned.buffers(), 1u);
+    EXPECT_LE(8 * set.slot_count, 32 * set.size);
+    EXPECT_GE(8 * set.slot_count, 16 * set.size);
 }
 
 // Any split of the rows into partial states, merged in any order (through their bytes), holds the
@@ -66,25 +106,33 @@ TEST(DistinctCount, MergeIsTheUnionInAnyOrderAndSaturatesAtTheCap) {
             const std::set<std::uint64_t> distinct(values.begin(), values.end());
             std::shuffle(values.begin(), values.end(), generator);
             const std::size_t parts = 1 + generator() % 5;
-            std::vector<DistinctHashSet> partial(parts, DistinctHashSet(cap));
+            std::deque<OwnedTable> partial;
+            for (std::size_t i = 0; i < parts; ++i) partial.emplace_back(cap);
             for (std::uint64_t v : values) partial[generator() % parts].insert(v);
-            std::shuffle(partial.begin(), partial.end(), generator);
-            DistinctHashSet merged(cap);
-            for (const DistinctHashSet& part : partial) {
-                const pgdp::StateBytes bytes = part.serialize();
-                merged.merge(DistinctHashSet::deserialize(bytes.data(), bytes.size()));
+            std::vector<std::size_t> order(parts);
+            for (std::size_t i = 0; i < parts; ++i) order[i] = i;
+            std::shuffle(order.begin(), order.end(), generator);
+            OwnedTable merged(cap);
+            for (std::size_t i : order) {
+                // Through the bytes (a parallel worker's partial), or directly (a local combine).
+                OwnedTable received;
+                received.read(pgdp::serialize_distinct(partial[i].table));
+                merged.merge(i % 2 ? received.table : partial[i].table);
             }
-            ASSERT_EQ(merged.size(), std::min<std::uint64_t>(cap, distinct.size())) << cap << " " << trial;
+            ASSERT_EQ(merged.table.size, std::min<std::uint64_t>(cap, distinct.size()))
+                << cap << " " << trial;
         }
     }
 }
 
 TEST(DistinctCount, DeserializeRejectsWhatSerializeCannotWrite) {
-    const pgdp::StateBytes good = set_of({7, 3, 0, 99}, 10).serialize();
+    OwnedTable owned(10);
+    fill(owned, {7, 3, 0, 99});
+    const pgdp::StateBytes good = pgdp::serialize_distinct(owned.table);
     ASSERT_EQ(good.size(), 1u + 8 + 8 + 4 * 8);
-    EXPECT_EQ(DistinctHashSet::deserialize(good.data(), good.size()).size(), 4u);
+    EXPECT_EQ(pgdp::read_distinct_state(good.data(), good.size()).count, 4u);
     auto rejected = [](const pgdp::StateBytes& bytes) {
-        return pgdp_test::rejects_state([&] { DistinctHashSet::deserialize(bytes.data(), bytes.size()); });
+        return pgdp_test::rejects_state([&] { pgdp::read_distinct_state(bytes.data(), bytes.size()); });
     };
     pgdp::StateBytes bad = good;
     bad[0] = 9;
@@ -117,15 +165,15 @@ TEST(DistinctCount, OneRowMovesDByAtMostOneEvenWithCollisions) {
             const std::uint64_t extra = generator() % 40;
             for (bool collide : {true, false}) {
                 auto hash = [&](std::uint64_t v) { return collide ? colliding(v) : test_hash(v); };
-                DistinctHashSet without(cap), with(cap);
+                OwnedTable without(cap), with(cap);
                 for (std::uint64_t v : values) {
                     without.insert(hash(v));
                     with.insert(hash(v));
                 }
                 with.insert(hash(extra));
-                ASSERT_LE(with.size() - without.size(), 1u);
+                ASSERT_LE(with.table.size - without.table.size, 1u);
                 const std::set<std::uint64_t> distinct_values(values.begin(), values.end());
-                ASSERT_LE(without.size(), distinct_values.size());
+                ASSERT_LE(without.table.size, distinct_values.size());
             }
         }
     }
@@ -165,7 +213,7 @@ TEST(DistinctCount, HugeEpsilonReleasesTheExactDistinctCount) {
         for (std::size_t i = 0; i < n; ++i)
             values.push_back("product-" + std::to_string(generator() % (n / 2 + 1)));
         const std::set<std::string> distinct(values.begin(), values.end());
-        DistinctHashSet set;
+        OwnedTable set;
         for (const std::string& v : values) set.insert(test_hash(std::hash<std::string>{}(v)));
         for (Mechanism mechanism : {Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace}) {
             pgdp::DistinctCountParameters p;
@@ -174,7 +222,7 @@ TEST(DistinctCount, HugeEpsilonReleasesTheExactDistinctCount) {
             p.mechanism = mechanism;
             p.alpha = 0.05;
             const pgdp::AggregateRelease release =
-                pgdp::release_distinct_count(p, pgdp::plan_distinct_count(p), set.size(), random);
+                pgdp::release_distinct_count(p, pgdp::plan_distinct_count(p), set.table.size, random);
             EXPECT_EQ(release.value, static_cast<double>(distinct.size())) << n;
             EXPECT_LE(release.ci_lower, release.value);
             EXPECT_GE(release.ci_upper, release.value);

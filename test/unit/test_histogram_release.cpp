@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -230,6 +231,16 @@ TEST(Histogram, LaplaceFamilyPlansCoverTheVector) {
                   pgdp::plan_count_vector(1.0, 0.0, Mechanism::Laplace, 3, pgdp::kMaxRowsPerUnit + 1, 1);
               }),
               "rows_per_unit");
+}
+
+TEST(Histogram, IntegersSaturateAtTheInt64Range) {
+    EXPECT_EQ(pgdp::saturating_int64(1e19), std::numeric_limits<std::int64_t>::max());
+    EXPECT_EQ(pgdp::saturating_int64(-1e19), std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(pgdp::saturating_int64(-9223372036854775808.0), std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(pgdp::saturating_int64(9223372036854774784.0), 9223372036854774784);
+    EXPECT_EQ(pgdp::saturating_int64(INFINITY), std::numeric_limits<std::int64_t>::max());
+    EXPECT_EQ(pgdp::saturating_int64(NAN), 0);
+    EXPECT_EQ(pgdp::saturating_int64(-42.0), -42);
 }
 
 long double balle_wang_delta(long double mu, long double epsilon) {
