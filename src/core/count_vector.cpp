@@ -69,6 +69,24 @@ ReleasePlan plan_count_vector(double epsilon, double delta, Mechanism mechanism,
     return plan;
 }
 
+ReleaseCharge count_release_charge(double epsilon, double delta, const ReleasePlan& plan,
+                                   std::uint32_t groups_per_unit) {
+    ReleaseCharge charge{};
+    charge.mechanism = plan.mechanism;
+    charge.mechanism_name = mechanism_name(plan.mechanism);
+    charge.epsilon = epsilon;
+    charge.delta = plan.mechanism == Mechanism::Laplace ? 0.0 : delta;
+    charge.noise_scale = plan.noise_scale;
+    charge.sensitivity = plan.sensitivity;
+    if (plan.mechanism == Mechanism::Gaussian) {
+        const double one = gaussian_mu2_upper(plan.sensitivity_int, plan.gaussian_sigma2_int.to_rational());
+        charge.gaussian_mu2 = groups_per_unit == 1 ? one
+                                                   : std::nextafter(one * groups_per_unit,
+                                                                    std::numeric_limits<double>::infinity());
+    }
+    return charge;
+}
+
 std::int64_t noisy_count(const ReleasePlan& plan, std::int64_t count, RandomSource& random) {
     const __int128 grid_units =
         units_to_grid(count, 0, plan.granularity) + sample_release_noise(plan, random);

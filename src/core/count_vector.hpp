@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/aggregate_release.hpp"
 #include "core/random_source.hpp"
 #include "core/release_plan.hpp"
 #include "core/state_bytes.hpp"
@@ -37,6 +38,14 @@ void require_rows_per_unit(const char* argument, std::int64_t rows_per_unit);
 // sensitivity_int is set to s_int (the ledger's Gaussian accounting reads it).
 ReleasePlan plan_count_vector(double epsilon, double delta, Mechanism mechanism, std::size_t coordinates,
                               std::uint32_t rows_per_unit, std::uint32_t groups_per_unit);
+
+// What the ledger charges for one call that releases with `plan` over m groups (a histogram's bins,
+// a distinct count): the call's (epsilon, delta) (delta 0 for the Laplace), and for a Gaussian plan
+// whose sigma_int >= 8 the Gaussian part's mu^2 = m sensitivity_int^2 / sigma_int^2, rounded up
+// (sensitivity_int being the L2 bound of one group's shift: plan_count_vector). A call with other
+// stages besides this release (the bounds stage) composes their charges itself.
+ReleaseCharge count_release_charge(double epsilon, double delta, const ReleasePlan& plan,
+                                   std::uint32_t groups_per_unit);
 
 // One coordinate: g (round(count / g) + Z) with Z the plan's integer noise (an integer: g >= 1),
 // saturated to the int64 range (beyond it only with noise scales no plan accepts).

@@ -272,6 +272,33 @@ TEST(Histogram, GaussianPlansMeetTheProfileAtTheVectorsL2Norm) {
     EXPECT_EQ(one.gaussian_sigma2_int.to_rational(), scalar.gaussian_sigma2_int.to_rational());
 }
 
+// The ledger's Gaussian part is charged the vector's mu^2 = m s_int^2 / sigma_int^2 (never less)
+// when sigma_int >= 8, otherwise nothing there (the release then goes to the basic part, as do
+// the Laplace family's).
+TEST(Histogram, ChargesTheVectorsMu2) {
+    for (std::uint32_t k : {1u, 4u}) {
+        for (std::uint32_t m : {1u, 5u}) {
+            const pgdp::ReleasePlan plan = pgdp::plan_count_vector(0.8, 1e-6, Mechanism::Gaussian, 20, k, m);
+            const pgdp::ReleaseCharge charge = pgdp::count_release_charge(0.8, 1e-6, plan, m);
+            const Rational mu2 = Rational(m) * Rational(plan.sensitivity_int) *
+                                 Rational(plan.sensitivity_int) / plan.gaussian_sigma2_int.to_rational();
+            if (plan.gaussian_sigma2_int.to_rational() < 64) {
+                EXPECT_EQ(charge.gaussian_mu2, 0.0) << k << " " << m;
+                continue;
+            }
+            EXPECT_GE(Rational(charge.gaussian_mu2), mu2) << k << " " << m;
+            EXPECT_LE(charge.gaussian_mu2, static_cast<double>(mu2) * (1 + 1e-12));
+            EXPECT_EQ(charge.epsilon, 0.8);
+            EXPECT_EQ(charge.delta, 1e-6);
+        }
+    }
+    const pgdp::ReleasePlan laplace = pgdp::plan_count_vector(0.8, 0.0, Mechanism::Laplace, 20, 3, 2);
+    const pgdp::ReleaseCharge charge = pgdp::count_release_charge(0.8, 0.0, laplace, 2);
+    EXPECT_EQ(charge.gaussian_mu2, 0.0);
+    EXPECT_EQ(charge.mechanism_name, "laplace");
+    EXPECT_EQ(charge.sensitivity, 3.0);
+}
+
 // At a tiny epsilon the Gaussian's grid is coarser than 1 and counts are rounded; the rounded
 // shift of any way of spreading k rows over the bins must stay within sensitivity_int in L2
 // (checked by enumerating every spread over 3 bins from several starting counts).
