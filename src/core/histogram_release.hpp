@@ -2,10 +2,10 @@
 // over [lower, upper) plus an underflow bin (value < lower) and an overflow bin (value >= upper,
 // +Infinity and NaN), released at once as rows a chart can plot (bin bounds, count, interval).
 // The bin of a value is PostgreSQL's width_bucket(value, lower, upper, bins) for float8 (0 for
-// underflow, bins + 1 for overflow; PostgreSQL 14 and later: count * ((x - lower) / (upper -
-// lower)), capped at bins - 1, plus 1); a NaN value, which width_bucket refuses, is counted in
-// the overflow bin (PostgreSQL sorts NaN above every number), so every row is counted once.
-// Privacy: count_vector.hpp and docs/drafts/histograms.md.
+// underflow, bins + 1 for overflow; inside, as float.c's width_bucket_float8 computes it today:
+// bins * ((x - lower) / (upper - lower)) truncated, capped at bins - 1, plus 1); a NaN value, which
+// width_bucket refuses, is counted in the overflow bin (PostgreSQL sorts NaN above every number), so every
+// row is counted once. Privacy: count_vector.hpp and docs/drafts/histograms.md.
 #pragma once
 
 #include <cstddef>
