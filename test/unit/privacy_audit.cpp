@@ -101,10 +101,7 @@ AuditResult epsilon_lower_bound(std::vector<double> on_d, std::vector<double> on
                 const double epsilon = std::log((lower - delta) / upper);
                 if (epsilon > result.epsilon_lower_bound) {
                     result.epsilon_lower_bound = epsilon;
-                    result.event = event;
-                    result.d_prime_likelier = d_prime_likelier;
-                    result.likely_lower = lower;
-                    result.unlikely_upper = upper;
+                    result.witness = AuditWitness{event, d_prime_likelier, lower, upper};
                 }
             }
         }
@@ -117,10 +114,11 @@ std::string describe_audit(const std::string& name, const AuditResult& result, d
     out.precision(4);
     out << "[audit] " << name << ": epsilon_lb " << result.epsilon_lower_bound << " of declared "
         << declared_epsilon << " (" << 100.0 * result.epsilon_lower_bound / declared_epsilon << "%)";
+    const AuditWitness& w = result.witness;
     if (result.epsilon_lower_bound > 0.0) {
-        out << ", event {M " << (result.event.above ? ">" : "<") << " " << result.event.threshold << "}: P["
-            << (result.d_prime_likelier ? "D'" : "D") << "] >= " << result.likely_lower << ", P["
-            << (result.d_prime_likelier ? "D" : "D'") << "] <= " << result.unlikely_upper;
+        out << ", event {M " << (w.event.above ? ">" : "<") << " " << w.event.threshold << "}: P["
+            << (w.d_prime_likelier ? "D'" : "D") << "] >= " << w.likely_lower << ", P["
+            << (w.d_prime_likelier ? "D" : "D'") << "] <= " << w.unlikely_upper;
     }
     out << "; " << result.events << " events, " << result.releases_per_side << " releases per side";
     return out.str();

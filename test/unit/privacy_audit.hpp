@@ -54,17 +54,20 @@ struct AuditEvent {
     bool above = true;
 };
 
-struct AuditResult {
-    double epsilon_lower_bound = 0.0;  // >= 0
-    // The event and direction attaining it (meaningful when epsilon_lower_bound > 0): the
-    // likelier side is D' if d_prime_likelier, its probability >= likely_lower; the other
-    // side's <= unlikely_upper.
+// The event and direction that attain epsilon_lb: P[likelier side in event] >= likely_lower and
+// P[other side in event] <= unlikely_upper, the likelier side being D' if d_prime_likelier.
+struct AuditWitness {
     AuditEvent event;
     bool d_prime_likelier = false;
     double likely_lower = 0.0;
-    double unlikely_upper = 0.0;
-    std::size_t events = 0;    // events tested
-    double bound_level = 0.0;  // failure probability of each one-sided bound
+    double unlikely_upper = 1.0;
+};
+
+struct AuditResult {
+    double epsilon_lower_bound = 0.0;  // >= 0
+    AuditWitness witness;              // meaningful when epsilon_lower_bound > 0
+    std::size_t events = 0;            // events tested
+    double bound_level = 0.0;          // failure probability of each one-sided bound
     std::size_t releases_per_side = 0;
 };
 

@@ -19,11 +19,6 @@
 
 namespace {
 
-using pgdp::AggregateKind;
-using pgdp::RandomSource;
-using pgdp_test::audit_mechanism;
-using pgdp_test::expect_audit_within;
-
 // dp_groups on a group of `units` privacy units (after per-unit bounding).
 struct SelectionCall {
     pgdp::AggregatePlan plan;
@@ -34,11 +29,11 @@ struct SelectionCall {
         given.delta = delta;
         given.min_units = min_units;
         const pgdp::AggregateParameters parameters =
-            pgdp::validate_aggregate_parameters(AggregateKind::Selection, false, given, mechanism);
-        plan = pgdp::plan_aggregate_release(AggregateKind::Selection, parameters);
+            pgdp::validate_aggregate_parameters(pgdp::AggregateKind::Selection, false, given, mechanism);
+        plan = pgdp::plan_aggregate_release(pgdp::AggregateKind::Selection, parameters);
     }
 
-    double operator()(std::int64_t units, RandomSource& random) const {
+    double operator()(std::int64_t units, pgdp::RandomSource& random) const {
         const pgdp::PartitionDecision decision = pgdp::release_selection(plan, units, random);
         if (!decision.keep) return -std::numeric_limits<double>::infinity();
         return decision.has_noisy_count ? static_cast<double>(decision.noisy_count) : 1.0;
@@ -65,8 +60,8 @@ TEST(PrivacyAudit, GroupSelectionAtTheThresholdSpendsNoMoreThanItsBudget) {
         const SelectionCall select(mechanism, epsilon, delta);
         const std::int64_t n = select.threshold() - 1;
         const double power = std::string(mechanism) == "gaussian" ? 0.2 : 0.5;
-        expect_audit_within(name_of(mechanism, "at the threshold"), audit_mechanism(select, n, n + 1, delta),
-                            epsilon, power);
+        pgdp_test::expect_audit_within(name_of(mechanism, "at the threshold"),
+                                       pgdp_test::audit_mechanism(select, n, n + 1, delta), epsilon, power);
     }
 }
 
@@ -79,8 +74,9 @@ TEST(PrivacyAudit, GroupSelectionOfOneUnitSpendsOnlyDelta) {
     const double epsilon = 1.0, delta = 1e-3;
     for (const char* mechanism : kMechanisms) {
         const SelectionCall select(mechanism, epsilon, delta);
-        expect_audit_within(name_of(mechanism, "absent vs one unit"),
-                            audit_mechanism(select, std::int64_t{0}, std::int64_t{1}, delta), epsilon, 0.0);
+        pgdp_test::expect_audit_within(
+            name_of(mechanism, "absent vs one unit"),
+            pgdp_test::audit_mechanism(select, std::int64_t{0}, std::int64_t{1}, delta), epsilon, 0.0);
     }
 }
 
@@ -91,12 +87,12 @@ TEST(PrivacyAudit, GroupSelectionWithMinUnitsSpendsNoMoreThanItsBudget) {
     const std::int64_t k = 5;
     for (const char* mechanism : kMechanisms) {
         const SelectionCall select(mechanism, epsilon, delta, k);
-        expect_audit_within(name_of(mechanism, "min_units=5, k-1 vs k units"),
-                            audit_mechanism(select, k - 1, k, delta), epsilon, 0.0);
+        pgdp_test::expect_audit_within(name_of(mechanism, "min_units=5, k-1 vs k units"),
+                                       pgdp_test::audit_mechanism(select, k - 1, k, delta), epsilon, 0.0);
         const std::int64_t n = select.threshold() - 1;
         const double power = std::string(mechanism) == "gaussian" ? 0.2 : 0.5;
-        expect_audit_within(name_of(mechanism, "min_units=5, at the threshold"),
-                            audit_mechanism(select, n, n + 1, delta), epsilon, power);
+        pgdp_test::expect_audit_within(name_of(mechanism, "min_units=5, at the threshold"),
+                                       pgdp_test::audit_mechanism(select, n, n + 1, delta), epsilon, power);
     }
 }
 
