@@ -132,6 +132,27 @@ AuditResult audit_mechanism(const Mechanism& mechanism, const Dataset& d, const 
                                thresholds, delta, settings.failure_probability);
 }
 
+// A mechanism whose release is a vector (per-group releases, histogram bins, quantiles), audited
+// through a scalar statistic of it: through_statistic(mechanism, statistic)(dataset, random) is
+// statistic(mechanism(dataset, random)). Post-processing: it shows at most the vector's epsilon.
+template <typename Mechanism, typename Statistic>
+auto through_statistic(Mechanism mechanism, Statistic statistic) {
+    return [mechanism, statistic](const auto& dataset, pgdp::RandomSource& random) {
+        return statistic(mechanism(dataset, random));
+    };
+}
+
+// Statistics of a vector release: one coordinate, and the sum of all (for m equal shifts of
+// Gaussian coordinates the sum is the likelihood ratio's sufficient statistic).
+inline auto coordinate(std::size_t index) {
+    return [index](const std::vector<double>& release) { return release.at(index); };
+}
+inline double sum_of_coordinates(const std::vector<double>& release) {
+    double total = 0.0;
+    for (double x : release) total += x;
+    return total;
+}
+
 // One line for the test log: "[audit] name: epsilon_lb ... of declared epsilon ..., event ...".
 std::string describe_audit(const std::string& name, const AuditResult& result, double declared_epsilon);
 

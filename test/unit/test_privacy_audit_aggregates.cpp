@@ -26,6 +26,7 @@ using pgdp::AggregateKind;
 using pgdp::RandomSource;
 using pgdp_test::audit_mechanism;
 using pgdp_test::expect_audit_within;
+using pgdp_test::through_statistic;
 using Rows = std::vector<double>;
 
 // A declared budget and the share of its epsilon the audit must reach with 2e5 releases per side.
@@ -145,23 +146,22 @@ TEST(PrivacyAudit, SumOverGroupsSpendsNoMoreThanItsBudget) {
         {"laplace", 1.0, 0.0, 0.5}, {"gaussian", 1.0, 1e-5, 0.2}, {"tlap", 1.0, 1e-5, 0.5}};
     for (const Budget& b : budgets) {
         const AggregateCall sum(AggregateKind::Sum, -2.0, 5.0, b, false, m);
-        const auto vector_sum = [&sum](const std::vector<Rows>& groups, RandomSource& random) {
-            double total = 0.0;
-            for (const Rows& rows : groups) total += sum(rows, random);
-            return total;
+        const auto per_group = [&sum](const std::vector<Rows>& groups, RandomSource& random) {
+            std::vector<double> releases;
+            for (const Rows& rows : groups) releases.push_back(sum(rows, random));
+            return releases;
         };
-        const auto first = [&sum](const std::vector<Rows>& groups, RandomSource& random) {
-            return sum(groups.front(), random);
-        };
-        expect_audit_within(name_of("dp_sum m=4 vector (sum of coordinates)", b),
-                            audit_mechanism(vector_sum, d, d_prime, b.delta), b.epsilon,
-                            b.power_fraction / 2);
+        expect_audit_within(
+            name_of("dp_sum m=4 vector (sum of coordinates)", b),
+            audit_mechanism(through_statistic(per_group, pgdp_test::sum_of_coordinates), d, d_prime, b.delta),
+            b.epsilon, b.power_fraction / 2);
         const bool laplace_family = std::string(b.mechanism) != "gaussian";
         const double coordinate_epsilon = laplace_family ? b.epsilon / m : b.epsilon;
         const double coordinate_delta = laplace_family ? b.delta / m : b.delta;
         expect_audit_within(name_of("dp_sum m=4 one coordinate", b),
-                            audit_mechanism(first, d, d_prime, coordinate_delta), coordinate_epsilon,
-                            laplace_family ? b.power_fraction : 0.1);
+                            audit_mechanism(through_statistic(per_group, pgdp_test::coordinate(0)), d,
+                                            d_prime, coordinate_delta),
+                            coordinate_epsilon, laplace_family ? b.power_fraction : 0.1);
     }
 }
 
