@@ -36,7 +36,7 @@ struct AuditSettings {
     // the events are fixed before the audited releases are drawn.
     std::size_t pilot_releases_per_side = 20000;
     // Tail probabilities of the thresholds: 0.5 down to smallest_tail geometrically, in each tail
-    // of the pilot releases pooled, tail_levels per tail (2 tail_levels - 1 thresholds at most).
+    // of the pilot releases pooled, tail_levels per tail (2 tail_levels thresholds at most).
     std::size_t tail_levels = 24;
     double smallest_tail = 1e-4;
     // alpha: the probability that some Clopper-Pearson bound of the audit is wrong (then, and

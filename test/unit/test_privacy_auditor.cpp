@@ -58,7 +58,8 @@ TEST(PrivacyAuditor, ClopperPearsonBoundsSolveTheBinomialTails) {
 // smallest_tail, both tails, without repeats.
 TEST(PrivacyAuditor, ThresholdsAreQuantilesOfThePilot) {
     std::vector<double> pilot;
-    for (int i = 0; i < 10001; ++i) pilot.push_back(10000 - i);  // 0..10000, shuffled order
+    for (int i = 0; i < 10001; ++i)
+        pilot.push_back(10000 - i);  // 0..10000 decreasing: the pilot need not be sorted
     AuditSettings settings;
     settings.tail_levels = 3;
     settings.smallest_tail = 0.01;  // tails 0.5, 0.0707, 0.01 (ratio sqrt(0.02))
