@@ -122,13 +122,19 @@ INSERT INTO public.apps_steps VALUES
     (18, 'pgdp_test', 'SELECT apps.add_archive() AS migration_by_superuser'),
     (19, 'pgdp_test', 'SELECT apps.share_items() AS migration_grants');
 
+-- Each pass runs the steps (psql's \gexec: each cell a statement typed by the client) and shows
+-- what they left.
+\set steps 'SELECT format(''SET SESSION AUTHORIZATION %I'', role), command, ''RESET SESSION AUTHORIZATION'' FROM public.apps_steps ORDER BY step'
+CREATE VIEW public.apps_outcome AS SELECT
+    (SELECT count(*) FROM apps.audit) AS audit_rows,
+    (SELECT count(*) FROM apps.audit WHERE what = 'tag:x') AS tagged,
+    (SELECT count(*) FROM pg_tables WHERE schemaname = 'apps' AND tablename IN ('day_1', 'events_7')) AS day_tables;
+
 -- Pass 1: apps_user has no budget (a session that cannot be charged): every step works.
 \c -
 SET client_min_messages = warning;
-SELECT format('SET SESSION AUTHORIZATION %I', role), command, 'RESET SESSION AUTHORIZATION'
-FROM public.apps_steps ORDER BY step \gexec
-SELECT count(*) AS audit_rows, count(*) FILTER (WHERE what = 'tag:x') AS tagged FROM apps.audit;
-SELECT count(*) AS day_tables FROM pg_tables WHERE schemaname = 'apps' AND tablename IN ('day_1', 'events_7');
+:steps \gexec
+SELECT * FROM public.apps_outcome;
 
 -- Pass 2: apps_user and apps_owner have budgets (sessions that can be charged), a new session.
 -- Refused, each for a reason docs/privacy.md lists: a view or policy of another role calling an
@@ -142,11 +148,10 @@ SELECT role FROM pgdp.set_budget('apps_owner', 10);
 DROP TABLE apps.day_1, apps.events_7;
 \c -
 SET client_min_messages = warning;
-SELECT format('SET SESSION AUTHORIZATION %I', role), command, 'RESET SESSION AUTHORIZATION'
-FROM public.apps_steps ORDER BY step \gexec
-SELECT count(*) AS audit_rows, count(*) FILTER (WHERE what = 'tag:x') AS tagged FROM apps.audit;
-SELECT count(*) AS day_tables FROM pg_tables WHERE schemaname = 'apps' AND tablename IN ('day_1', 'events_7');
+:steps \gexec
+SELECT * FROM public.apps_outcome;
 
+DROP VIEW public.apps_outcome;
 DROP TABLE public.apps_steps;
 DROP TABLE IF EXISTS pg_temp.apps_scratch;
 DROP SCHEMA apps, apps_own CASCADE;
