@@ -8,6 +8,7 @@
 
 #include "core/budget_accounting.hpp"
 #include "core/clamped_sum.hpp"
+#include "core/count_vector.hpp"
 #include "core/errors.hpp"
 #include "core/validate.hpp"
 
@@ -113,6 +114,17 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
         return given;
     }
     given.min_units = 1;
+    if (kind == AggregateKind::Histogram) {
+        // Validated with the plan: lower < upper, bins; an interval for every bin at alpha 0.05.
+        (void)validate_histogram_spec(given.lower, given.upper, given.bins);
+        given.mechanism = parse_mechanism(mechanism_name);
+        check_release_parameters(given.epsilon, given.delta, given.mechanism);
+        given.alpha = kHistogramAlpha;
+        given.integer_values = false;
+        given.unit_exponent = 0;
+        return given;
+    }
+    given.bins = 0;
     if (has_bounds(kind)) require_usable_bounds(given.lower, given.upper);
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);
@@ -150,8 +162,22 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
                 plan_partition_selection(parameters.epsilon, parameters.delta, parameters.groups_per_unit,
                                          parameters.selection_mechanism, parameters.min_units);
             break;
+        case AggregateKind::Histogram:
+            plan.count = plan_histogram_release(histogram_parameters(parameters));
+            break;
     }
     return plan;
+}
+
+HistogramParameters histogram_parameters(const AggregateParameters& parameters) {
+    HistogramParameters histogram;
+    histogram.spec = validate_histogram_spec(parameters.lower, parameters.upper, parameters.bins);
+    histogram.epsilon = parameters.epsilon;
+    histogram.delta = parameters.delta;
+    histogram.mechanism = parameters.mechanism;
+    histogram.alpha = parameters.alpha;
+    histogram.groups_per_unit = parameters.groups_per_unit;
+    return histogram;
 }
 
 PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t units, RandomSource& random) {
@@ -184,6 +210,9 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
         charge.noise_scale = plan.selection.noise_sd;
         charge.sensitivity = 1.0;
         return charge;
+    }
+    if (plan.kind == AggregateKind::Histogram) {
+        return count_release_charge(parameters.epsilon, parameters.delta, plan.count, parameters.groups_per_unit);
     }
     const ReleasePlan& main = plan.main();
     charge.mechanism = main.mechanism;

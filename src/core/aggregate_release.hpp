@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/histogram_release.hpp"
 #include "core/partition_selection.hpp"
 #include "core/random_source.hpp"
 #include "core/release_plan.hpp"
@@ -15,7 +16,9 @@
 namespace pgdp {
 
 // Selection: dp_groups, the private selection of a group (keep or drop, from its unit count).
-enum class AggregateKind { Sum, Mean, Count, Selection };
+// Histogram: dp_histogram, the counts of equal-width bins and the two outer bins, one release
+// (histogram_release.hpp).
+enum class AggregateKind { Sum, Mean, Count, Selection, Histogram };
 
 // The privacy parameters of one aggregate call.
 struct AggregateParameters {
@@ -33,6 +36,8 @@ struct AggregateParameters {
     // dp_groups: the partition selection mechanism and the pre-threshold (partition_selection.hpp).
     PartitionSelectionMechanism selection_mechanism = PartitionSelectionMechanism::Auto;
     std::int64_t min_units = 1;
+    // dp_histogram: the number of equal-width bins between lower and upper.
+    std::int64_t bins = 0;
 };
 
 // Validates the parameters the user gave (bounds for dp_sum and dp_mean, epsilon and delta for
@@ -42,7 +47,8 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
                                                   AggregateParameters given, std::string_view mechanism_name);
 
 // The releases of one call: dp_sum releases `sum`, dp_count `count`, dp_mean both (`sum` is then
-// the sum of value - midpoint), dp_groups its `selection`. Plain data.
+// the sum of value - midpoint), dp_groups its `selection`, dp_histogram every bin's count with
+// `count` (plan_histogram_release). Plain data.
 struct AggregatePlan {
     AggregateKind kind;
     ReleasePlan sum;
@@ -50,7 +56,9 @@ struct AggregatePlan {
     PartitionSelectionPlan selection;
 
     // The plan reported and charged as the call's mechanism, noise scale and sensitivity.
-    const ReleasePlan& main() const { return kind == AggregateKind::Count ? count : sum; }
+    const ReleasePlan& main() const {
+        return kind == AggregateKind::Count || kind == AggregateKind::Histogram ? count : sum;
+    }
 };
 
 // Throws ArgumentError/RangeError for parameters no release can honour (plan_release).
@@ -78,6 +86,9 @@ AggregateRelease release_aggregate(const AggregateParameters& parameters, const 
 
 // dp_groups: keep the group of `units` privacy units or not (select_partition).
 PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t units, RandomSource& random);
+
+// dp_histogram: the histogram's shape and release parameters of a validated call.
+HistogramParameters histogram_parameters(const AggregateParameters& parameters);
 
 // What the ledger charges for one release of the call.
 struct ReleaseCharge {

@@ -22,6 +22,9 @@ namespace pgdp {
 // cap), and a chart of more bins is not read by anyone.
 constexpr std::int64_t kMaxHistogramBins = 10000;
 
+// dp_histogram's per-bin interval: P(exact count outside) <= 0.05, each bin on its own.
+constexpr double kHistogramAlpha = 0.05;
+
 struct HistogramSpec {
     double lower = 0.0;
     double upper = 0.0;
@@ -56,7 +59,7 @@ struct HistogramParameters {
     double epsilon = 0.0;
     double delta = 0.0;
     Mechanism mechanism = Mechanism::Laplace;
-    double alpha = 0.05;                // per-bin interval: P(exact count outside) <= alpha
+    double alpha = kHistogramAlpha;      // per-bin interval: P(exact count outside) <= alpha
     std::uint32_t rows_per_unit = 1;    // person level: rows one unit keeps per group (k)
     std::uint32_t groups_per_unit = 1;  // person level: groups one unit may change (m)
 };
