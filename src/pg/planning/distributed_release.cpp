@@ -145,12 +145,18 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     if (reads_partial_totals(call))
         refuse_distributed_release("a call rewritten twice", "Report this query.");
     refuse_parameters_over_rows(call);
+    // Their partials would need the centred squares' total too (not computed on the workers yet).
+    if (pgdp::reads_squares(identity.kind)) {
+        refuse_distributed_release(
+            "dp_variance or dp_stddev",
+            "Compute them on a local table, or dp_mean of the values and of their squares.");
+    }
     Expr* filter = call->aggfilter;
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
     rewritten->aggfilter = nullptr;
     Expr* units_total = nullptr;
     Expr* rows = nullptr;
-    const bool has_value = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean;
+    const bool has_value = pgdp::reads_bounded_value(identity.kind);
     if (has_value) {
         TargetEntry* value_entry = linitial_node(TargetEntry, rewritten->args);
         Expr* value = value_entry->expr;
