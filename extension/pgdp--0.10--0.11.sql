@@ -1,8 +1,16 @@
 -- pgdp 0.10 -> 0.11 (ALTER EXTENSION pgdp UPDATE TO '0.11'): dp_variance and dp_stddev (population)
 -- and their *_ci forms (issue 24; docs/privacy.md "Aggregates"). They share the transition,
--- combine, serialize and deserialize functions of dp_sum and dp_mean; only their final functions
--- and the aggregates are new.
+-- combine, serialize and deserialize functions of dp_sum and dp_mean; new are their final
+-- functions, the aggregates, and pgdp.centred_squares, which Citus workers sum for them.
 \echo Use "ALTER EXTENSION pgdp UPDATE TO '0.11'" to load this file. \quit
+CREATE FUNCTION pgdp.centred_squares(value float8, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_centred_squares_float8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.centred_squares(float8, float8, float8) IS
+    'One row''s squared offset of its clamped value from the midpoint of [lower, upper], in the exact square units of dp_variance (NULL for NaN); summed on Citus workers';
+CREATE FUNCTION pgdp.centred_squares(value numeric, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_centred_squares_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.centred_squares(numeric, float8, float8) IS
+    'One row''s squared offset of its clamped value from the midpoint of [lower, upper], in the exact square units of dp_variance (NULL for NaN); summed on Citus workers';
 CREATE FUNCTION pgdp_variance_final_float8(internal) RETURNS float8
 AS 'MODULE_PATHNAME', 'pgdp_variance_final' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_variance_final_numeric(internal) RETURNS numeric

@@ -2253,7 +2253,8 @@ COMMENT ON FUNCTION pgdp.unharden_statistics() IS 'Superusers: undoes pgdp.harde
 -- Distributed tables (Citus, 0.8; docs/architecture.md "Distributed tables (Citus)"). With
 -- shared_preload_libraries = 'citus,pgdp', a query level computing pgdp aggregates over
 -- distributed tables is split: the workers compute exact totals with the built-in sum() and
--- count() over pgdp.clamped_units, and the releases are charged and noised once, here.
+-- count() over pgdp.clamped_units (and, 0.11, pgdp.centred_squares), and the releases are
+-- charged and noised once, here.
 CREATE FUNCTION pgdp.clamped_units(value float8, lower float8, upper float8) RETURNS bigint
 AS 'MODULE_PATHNAME', 'pgdp_clamped_units_float8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.clamped_units(float8, float8, float8) IS
@@ -2262,6 +2263,14 @@ CREATE FUNCTION pgdp.clamped_units(value numeric, lower float8, upper float8) RE
 AS 'MODULE_PATHNAME', 'pgdp_clamped_units_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.clamped_units(numeric, float8, float8) IS
     'One row''s value clamped to [lower, upper] in the exact fixed-point units of the pgdp aggregates (NULL for NaN); summed on Citus workers';
+CREATE FUNCTION pgdp.centred_squares(value float8, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_centred_squares_float8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.centred_squares(float8, float8, float8) IS
+    'One row''s squared offset of its clamped value from the midpoint of [lower, upper], in the exact square units of dp_variance (NULL for NaN); summed on Citus workers';
+CREATE FUNCTION pgdp.centred_squares(value numeric, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_centred_squares_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.centred_squares(numeric, float8, float8) IS
+    'One row''s squared offset of its clamped value from the midpoint of [lower, upper], in the exact square units of dp_variance (NULL for NaN); summed on Citus workers';
 CREATE FUNCTION pgdp.distributed_partials(query text) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgdp_distributed_partials' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION pgdp.distributed_partials(text) IS

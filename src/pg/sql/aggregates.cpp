@@ -205,12 +205,14 @@ __int128 integer_numeric(Numeric number) {
     return negative ? -value : value;
 }
 
-// A distributed call (plan_marks.hpp reads_partial_totals): its last two arguments are one
-// group's exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or
-// dp_count) and the rows counted. A total no row set within [lower, upper] can give is refused,
-// so the release's sensitivity holds whatever a worker computed.
-Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const pgdp::AggregateParameters& p) {
-    const int last = PG_NARGS() - 1;
+// A distributed call (plan_marks.hpp reads_partial_totals): its last arguments are one group's
+// exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or dp_count), the
+// rows counted and, for dp_variance and dp_stddev, sum(centred_squares) (numeric; NULL for no
+// rows). A total no row set within [lower, upper] can give is refused, so the release's
+// sensitivity holds whatever a worker computed.
+Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const CallSite& site) {
+    const pgdp::AggregateParameters& p = site.parameters.privacy;
+    const int last = PG_NARGS() - (site.squares ? 2 : 1);
     const int64 rows = PG_ARGISNULL(last) ? 0 : PG_GETARG_INT64(last);
     if (rows < 0) refuse_partial_totals("negative row count");
     __int128 total = PG_ARGISNULL(last - 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last - 1));
@@ -222,6 +224,12 @@ Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const pgd
     }
     if (total < low * rows || total > high * rows)
         refuse_partial_totals("a total outside [lower, upper] per row");
+    if (site.squares) {
+        const __int128 squares = PG_ARGISNULL(last + 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last + 1));
+        if (squares < 0 || squares > static_cast<__int128>(site.square_units.largest) * rows)
+            refuse_partial_totals("a sum of squares outside [0, (upper - lower)^2/4] per row");
+        state->squares.add(squares);
+    }
     state->rows += rows;
     state->units.add(total);
     PG_RETURN_POINTER(state);
@@ -245,7 +253,7 @@ Datum clamped_transition(FunctionCallInfo fcinfo) {
         parameters = &site->parameters;
         state = state_of(fcinfo, context, parameters->privacy);
     }
-    if (site->partial_totals) return add_partial_totals(fcinfo, state, parameters->privacy);
+    if (site->partial_totals) return add_partial_totals(fcinfo, state, *site);
     if (!PG_ARGISNULL(1)) {
         const double value = value_as_double(fcinfo, parameters->value_type);
         if (!std::isnan(value)) {
@@ -267,7 +275,7 @@ Datum count_transition(FunctionCallInfo fcinfo) {
     MemoryContext context = aggregate_context(fcinfo);
     const CallSite& site = call_site(fcinfo, false);
     ClampedState* state = state_of(fcinfo, context, site.parameters.privacy);
-    if (site.partial_totals) return add_partial_totals(fcinfo, state, site.parameters.privacy);
+    if (site.partial_totals) return add_partial_totals(fcinfo, state, site);
     state->rows += 1;
     PG_RETURN_POINTER(state);
 }

@@ -1,6 +1,8 @@
-// The two functions a distributed release runs (distributed_release.hpp):
+// The functions a distributed release runs (distributed_release.hpp):
 // - pgdp.clamped_units(value, lower, upper), on the workers: one row's clamped value in the exact
 //   fixed-point units of the single-node aggregates (core/clamped_sum.hpp), summed there by sum();
+// - pgdp.centred_squares(value, lower, upper), on the workers for dp_variance and dp_stddev: the
+//   same row's centred square in the square units of core/centred_squares.hpp, summed there too;
 // - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
 //   execution planned (partials.hpp charged_partials_plan) and returns its exact totals to
 //   that execution's pgdp calls, and to nothing else.
@@ -23,6 +25,7 @@ extern "C" {
 #include <cstring>
 #include <limits>
 
+#include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "pg/base/pg_compat.hpp"
 #include "pg/base/cpp_boundary.hpp"
@@ -31,15 +34,18 @@ extern "C" {
 
 namespace {
 
-// The unit exponent of the bounds a call site last saw (the bounds are the call's constants).
+// The units of the bounds a call site last saw (the bounds are the call's constants).
 struct UnitsCache {
     double lower;
     double upper;
     int unit_exponent;
+    pgdp::CentredSquareUnits squares;  // when with_squares
+    bool with_squares;
     bool valid;
 };
 
-int64 units_of(FunctionCallInfo fcinfo, double value) {
+// The call site's units for its bounds (arguments 1 and 2), computed when they change.
+const UnitsCache& units_for(FunctionCallInfo fcinfo, bool with_squares) {
     const double lower = PG_GETARG_FLOAT8(1);
     const double upper = PG_GETARG_FLOAT8(2);
     auto* cache = static_cast<UnitsCache*>(fcinfo->flinfo->fn_extra);
@@ -51,11 +57,35 @@ int64 units_of(FunctionCallInfo fcinfo, double value) {
             fcinfo->flinfo->fn_extra = cache;
         }
         int exponent = 0;
+        pgdp::CentredSquareUnits squares{};
         cache->valid = false;
-        PGDP_GUARDED(exponent = pgdp::sum_unit_exponent(lower, upper));
-        *cache = UnitsCache{lower, upper, exponent, true};
+        PGDP_GUARDED({
+            exponent = pgdp::sum_unit_exponent(lower, upper);
+            if (with_squares) squares = pgdp::centred_square_units(lower, upper, exponent);
+        });
+        *cache = UnitsCache{lower, upper, exponent, squares, with_squares, true};
     }
-    return pgdp::clamped_units(value, lower, upper, cache->unit_exponent);
+    return *cache;
+}
+
+int64 units_of(FunctionCallInfo fcinfo, double value) {
+    const UnitsCache& cache = units_for(fcinfo, false);
+    return pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent);
+}
+
+int64 square_of(FunctionCallInfo fcinfo, double value) {
+    const UnitsCache& cache = units_for(fcinfo, true);
+    return pgdp::centred_square(pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent),
+                                cache.squares);
+}
+
+// A numeric argument as the transition reads it: a huge value becomes +-Infinity and is clamped;
+// false for NaN (no row).
+bool numeric_value(FunctionCallInfo fcinfo, double* value) {
+    Numeric number = PG_GETARG_NUMERIC(0);
+    if (numeric_is_nan(number)) return false;
+    *value = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+    return true;
 }
 
 [[noreturn]] void refuse_outside_release(const char* why) {
@@ -71,6 +101,8 @@ extern "C" {
 
 PG_FUNCTION_INFO_V1(pgdp_clamped_units_float8);
 PG_FUNCTION_INFO_V1(pgdp_clamped_units_numeric);
+PG_FUNCTION_INFO_V1(pgdp_centred_squares_float8);
+PG_FUNCTION_INFO_V1(pgdp_centred_squares_numeric);
 PG_FUNCTION_INFO_V1(pgdp_distributed_partials);
 
 // round(clamp(value, lower, upper) / 2^e) with e from the bounds, as the aggregates' transition
@@ -82,12 +114,23 @@ Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) {
 }
 
 Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) {
-    Numeric number = PG_GETARG_NUMERIC(0);
-    if (numeric_is_nan(number)) PG_RETURN_NULL();
-    // As the transition reads numeric values: a huge value becomes +-Infinity and is clamped.
-    const double value =
-        DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+    double value = 0.0;
+    if (!numeric_value(fcinfo, &value)) PG_RETURN_NULL();
     PG_RETURN_INT64(units_of(fcinfo, value));
+}
+
+// centred_square(clamped_units(value)) in the bounds' square units, as dp_variance's and
+// dp_stddev's transition adds it; NULL for NaN.
+Datum pgdp_centred_squares_float8(PG_FUNCTION_ARGS) {
+    const double value = PG_GETARG_FLOAT8(0);
+    if (std::isnan(value)) PG_RETURN_NULL();
+    PG_RETURN_INT64(square_of(fcinfo, value));
+}
+
+Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) {
+    double value = 0.0;
+    if (!numeric_value(fcinfo, &value)) PG_RETURN_NULL();
+    PG_RETURN_INT64(square_of(fcinfo, value));
 }
 
 Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
