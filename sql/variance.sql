@@ -6,8 +6,8 @@
 -- against hand-written two-level SQL. Every number shown is PostgreSQL's own (var_pop,
 -- stddev_pop) or a count; each release is compared with it in the same query. Noise comes from
 -- the superuser-only test seed.
-CREATE EXTENSION IF NOT EXISTS pgdp;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE var_analyst;
 SELECT role FROM pgdp.set_budget('var_analyst', 1e18, 0.99);
 SELECT epsilon_limit FROM pgdp.set_budget(session_user::regrole, 1e18, 0.99);
@@ -41,38 +41,25 @@ FROM var_staff;
 -- Gaussian's (sigma ~ Delta / sqrt(2 epsilon) at large epsilon) too at epsilon = 1e12. Per
 -- value type: PostgreSQL's var_pop and whether each release is within 1e-6 (upper - lower)^2 of
 -- it (the standard deviation within 1e-6 (upper - lower) of stddev_pop).
-CREATE TEMP TABLE var_exact (type text, var_pop float8, stddev_pop float8, range float8, laplace float8,
-                             tlap float8, gaussian float8, stddev float8, stddev_gaussian float8);
-INSERT INTO var_exact
-SELECT 'float8', r.*, d.* FROM (SELECT var_pop(salary), stddev_pop(salary), 800 FROM var_clamped) r,
-  (SELECT dp_variance(salary, 100, 900, 1e9), dp_variance(salary, 100, 900, 1e9, 1e-6, 'tlap'),
-          dp_variance(salary, 100, 900, 1e12, 1e-6, 'gaussian'), dp_stddev(salary, 100, 900, 1e9),
-          dp_stddev(salary, 100, 900, 1e12, 1e-6, 'gaussian') FROM var_staff) d
-UNION ALL
-SELECT 'int4', r.*, d.* FROM (SELECT var_pop(age), stddev_pop(age), 35 FROM var_clamped) r,
-  (SELECT dp_variance(age, 25, 60, 1e9), dp_variance(age, 25, 60, 1e9, 1e-6, 'tlap'),
-          dp_variance(age, 25, 60, 1e12, 1e-6, 'gaussian'), dp_stddev(age, 25, 60, 1e9),
-          dp_stddev(age, 25, 60, 1e12, 1e-6, 'gaussian') FROM var_staff) d
-UNION ALL
-SELECT 'numeric', r.*, d.* FROM (SELECT var_pop(bonus), stddev_pop(bonus), 2.5 FROM var_clamped) r,
-  (SELECT dp_variance(bonus, 0.5, 3, 1e9), dp_variance(bonus, 0.5, 3, 1e9, 1e-6, 'tlap'),
-          dp_variance(bonus, 0.5, 3, 1e12, 1e-6, 'gaussian'), dp_stddev(bonus, 0.5, 3, 1e9),
-          dp_stddev(bonus, 0.5, 3, 1e12, 1e-6, 'gaussian') FROM var_staff) d
-UNION ALL
-SELECT 'int2', r.*, d.* FROM (SELECT var_pop(small), stddev_pop(small), 5 FROM var_clamped) r,
-  (SELECT dp_variance(small, 0, 5, 1e9), dp_variance(small, 0, 5, 1e9, 1e-6, 'tlap'),
-          dp_variance(small, 0, 5, 1e12, 1e-6, 'gaussian'), dp_stddev(small, 0, 5, 1e9),
-          dp_stddev(small, 0, 5, 1e12, 1e-6, 'gaussian') FROM var_staff) d
-UNION ALL
-SELECT 'int8', r.*, d.* FROM (SELECT var_pop(big), stddev_pop(big), 500000 FROM var_clamped) r,
-  (SELECT dp_variance(big, 0, 500000, 1e9), dp_variance(big, 0, 500000, 1e9, 1e-6, 'tlap'),
-          dp_variance(big, 0, 500000, 1e12, 1e-6, 'gaussian'), dp_stddev(big, 0, 500000, 1e9),
-          dp_stddev(big, 0, 500000, 1e12, 1e-6, 'gaussian') FROM var_staff) d
-UNION ALL
-SELECT 'float4', r.*, d.* FROM (SELECT var_pop(ratio), stddev_pop(ratio), 1 FROM var_clamped) r,
-  (SELECT dp_variance(ratio, 0, 1, 1e9), dp_variance(ratio, 0, 1, 1e9, 1e-6, 'tlap'),
-          dp_variance(ratio, 0, 1, 1e12, 1e-6, 'gaussian'), dp_stddev(ratio, 0, 1, 1e9),
-          dp_stddev(ratio, 0, 1, 1e12, 1e-6, 'gaussian') FROM var_staff) d;
+CREATE FUNCTION pg_temp.exactness(value_type text, lower float8, upper float8)
+RETURNS TABLE (type text, var_pop float8, stddev_pop float8, range float8, laplace float8, tlap float8,
+               gaussian float8, stddev float8, stddev_gaussian float8)
+LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY EXECUTE format(
+        'SELECT %1$L::text, r.*, d.* FROM (SELECT var_pop(%2$I)::float8, stddev_pop(%2$I)::float8, (%4$s - %3$s)::float8
+                                         FROM var_clamped) r,
+           (SELECT dp_variance(%2$I, %3$s, %4$s, 1e9)::float8, dp_variance(%2$I, %3$s, %4$s, 1e9, 1e-6, ''tlap'')::float8,
+                   dp_variance(%2$I, %3$s, %4$s, 1e12, 1e-6, ''gaussian'')::float8,
+                   dp_stddev(%2$I, %3$s, %4$s, 1e9)::float8,
+                   dp_stddev(%2$I, %3$s, %4$s, 1e12, 1e-6, ''gaussian'')::float8 FROM var_staff) d',
+        value_type, CASE value_type WHEN 'float8' THEN 'salary' WHEN 'int4' THEN 'age' WHEN 'numeric' THEN 'bonus'
+                                    WHEN 'int2' THEN 'small' WHEN 'int8' THEN 'big' ELSE 'ratio' END, lower, upper);
+END $$;
+CREATE TEMP TABLE var_exact AS
+SELECT e.* FROM (VALUES ('float8', 100, 900), ('int4', 25, 60), ('numeric', 0.5, 3), ('int2', 0, 5),
+                        ('int8', 0, 500000), ('float4', 0, 1)) AS t(type, lower, upper),
+     LATERAL pg_temp.exactness(t.type, t.lower::float8, t.upper::float8) e;
 SELECT type, round(var_pop::numeric, 6) AS var_pop, round(stddev_pop::numeric, 6) AS stddev_pop,
        abs(laplace - var_pop) < 1e-6 * range ^ 2 AS laplace, abs(tlap - var_pop) < 1e-6 * range ^ 2 AS tlap,
        abs(gaussian - var_pop) < 1e-6 * range ^ 2 AS gaussian, abs(stddev - stddev_pop) < 1e-6 * range AS stddev,
@@ -221,3 +208,14 @@ SELECT dp_variance(minutes, 5, 40, 1e9) AS released FROM var_visits \gset
 SELECT pg_temp.error_of('SELECT minutes FROM var_visits LIMIT 1') AS reading_rows;
 RESET SESSION AUTHORIZATION;
 SELECT abs(:released - var_pop(m)) < 1e-6 * 35 ^ 2 AS dp_only_variance FROM var_units;
+
+-- Leave nothing behind for the tests after this one.
+SET client_min_messages = warning;
+SELECT pgdp.revoke_access('var_visits', 'var_dp_only');
+SELECT pgdp.unprotect('var_visits');
+SELECT pgdp.undeclare_public('var_regions');
+DROP TABLE var_visits, var_regions, var_staff, var_wide CASCADE;
+DELETE FROM pgdp.budgets WHERE role IN ('var_analyst'::regrole, 'var_dp_only'::regrole);
+DROP OWNED BY var_analyst, var_dp_only;
+DROP ROLE var_analyst, var_dp_only;
+RESET client_min_messages;

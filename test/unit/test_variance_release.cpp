@@ -21,6 +21,7 @@
 #include "core/clamped_sum.hpp"
 #include "core/errors.hpp"
 #include "core/variance_release.hpp"
+#include "aggregate_test_helpers.hpp"
 #include "noise_test_helpers.hpp"
 
 namespace {
@@ -33,13 +34,8 @@ using pgdp::Mechanism;
 
 AggregateParameters validated(AggregateKind kind, double lower, double upper, double epsilon, double delta,
                               const char* mechanism, double alpha = 0.0) {
-    AggregateParameters p;
-    p.lower = lower;
-    p.upper = upper;
-    p.epsilon = epsilon;
-    p.delta = delta;
-    p.alpha = alpha;
-    return pgdp::validate_aggregate_parameters(kind, alpha > 0.0, p, mechanism);
+    return pgdp::validate_aggregate_parameters(
+        kind, alpha > 0.0, pgdp_test::given(lower, upper, epsilon, delta, alpha), mechanism);
 }
 
 std::string rejected_argument(double lower, double upper, double epsilon, const char* mechanism = "laplace") {

@@ -39,8 +39,7 @@ struct UnitsCache {
     double lower;
     double upper;
     int unit_exponent;
-    pgdp::CentredSquareUnits squares;  // when with_squares
-    bool with_squares;
+    pgdp::CentredSquareUnits squares;  // pgdp.centred_squares only
     bool valid;
 };
 
@@ -63,29 +62,27 @@ const UnitsCache& units_for(FunctionCallInfo fcinfo, bool with_squares) {
             exponent = pgdp::sum_unit_exponent(lower, upper);
             if (with_squares) squares = pgdp::centred_square_units(lower, upper, exponent);
         });
-        *cache = UnitsCache{lower, upper, exponent, squares, with_squares, true};
+        *cache = UnitsCache{lower, upper, exponent, squares, true};
     }
     return *cache;
 }
 
-int64 units_of(FunctionCallInfo fcinfo, double value) {
-    const UnitsCache& cache = units_for(fcinfo, false);
-    return pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent);
-}
-
-int64 square_of(FunctionCallInfo fcinfo, double value) {
-    const UnitsCache& cache = units_for(fcinfo, true);
-    return pgdp::centred_square(pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent),
-                                cache.squares);
-}
-
-// A numeric argument as the transition reads it: a huge value becomes +-Infinity and is clamped;
-// false for NaN (no row).
-bool numeric_value(FunctionCallInfo fcinfo, double* value) {
-    Numeric number = PG_GETARG_NUMERIC(0);
-    if (numeric_is_nan(number)) return false;
-    *value = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
-    return true;
+// What a row adds on a worker, as the single-node transition adds it: its clamped units, or with
+// `square` its centred square in square units; NULL for NaN (no row). A numeric value too large
+// for a double becomes +-Infinity and is clamped, as in the transition.
+Datum row_units(FunctionCallInfo fcinfo, bool numeric, bool square) {
+    double value;
+    if (numeric) {
+        Numeric number = PG_GETARG_NUMERIC(0);
+        if (numeric_is_nan(number)) PG_RETURN_NULL();
+        value = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+    } else {
+        value = PG_GETARG_FLOAT8(0);
+        if (std::isnan(value)) PG_RETURN_NULL();
+    }
+    const UnitsCache& cache = units_for(fcinfo, square);
+    const int64 units = pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent);
+    PG_RETURN_INT64(square ? pgdp::centred_square(units, cache.squares) : units);
 }
 
 [[noreturn]] void refuse_outside_release(const char* why) {
@@ -105,33 +102,12 @@ PG_FUNCTION_INFO_V1(pgdp_centred_squares_float8);
 PG_FUNCTION_INFO_V1(pgdp_centred_squares_numeric);
 PG_FUNCTION_INFO_V1(pgdp_distributed_partials);
 
-// round(clamp(value, lower, upper) / 2^e) with e from the bounds, as the aggregates' transition
-// adds it; NULL for NaN (not a row, as in the transition).
-Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) {
-    const double value = PG_GETARG_FLOAT8(0);
-    if (std::isnan(value)) PG_RETURN_NULL();
-    PG_RETURN_INT64(units_of(fcinfo, value));
-}
-
-Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) {
-    double value = 0.0;
-    if (!numeric_value(fcinfo, &value)) PG_RETURN_NULL();
-    PG_RETURN_INT64(units_of(fcinfo, value));
-}
-
-// centred_square(clamped_units(value)) in the bounds' square units, as dp_variance's and
-// dp_stddev's transition adds it; NULL for NaN.
-Datum pgdp_centred_squares_float8(PG_FUNCTION_ARGS) {
-    const double value = PG_GETARG_FLOAT8(0);
-    if (std::isnan(value)) PG_RETURN_NULL();
-    PG_RETURN_INT64(square_of(fcinfo, value));
-}
-
-Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) {
-    double value = 0.0;
-    if (!numeric_value(fcinfo, &value)) PG_RETURN_NULL();
-    PG_RETURN_INT64(square_of(fcinfo, value));
-}
+// round(clamp(value, lower, upper) / 2^e) with e from the bounds (pgdp.clamped_units), and its
+// centred square in the bounds' square units (pgdp.centred_squares, dp_variance and dp_stddev).
+Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) { return row_units(fcinfo, false, false); }
+Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, true, false); }
+Datum pgdp_centred_squares_float8(PG_FUNCTION_ARGS) { return row_units(fcinfo, false, true); }
+Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, true, true); }
 
 Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
     auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
