@@ -177,7 +177,7 @@ is( charged_once(
 	# (pgdp.centred_squares); one ledger row per call, exact at a huge epsilon against var_pop and
 	# stddev_pop of the clamped values, whole table and per group.
 	my $released = charged_once(
-		q{SELECT dp_variance(amount, 0, 100, 1e9), dp_stddev(price, 10, 250, 1e12, 1e-9, 'gaussian') FROM sales},
+		q{SELECT dp_variance(amount, 0, 100, 1e9), dp_stddev(price, 10, 250, 1e9, 1e-9, 'tlap') FROM sales},
 		2, 'dp_variance and dp_stddev');
 	my $exact = $cluster->sql('coordinator',
 		q{SELECT var_pop(least(greatest(amount, 0), 100)), stddev_pop(least(greatest(price, 10), 250)) FROM sales});
