@@ -1,9 +1,9 @@
 -- dp_variance and dp_stddev (population) and their *_ci forms (issue 24): at a huge epsilon
 -- equal to PostgreSQL's own var_pop / stddev_pop of the clamped values for every value type and
 -- mechanism; never negative, never above (upper - lower)^2/4; bad input refused with a SQLSTATE
--- naming the argument and nothing charged; one ledger charge per release; parallel plans; and
--- person-level releases (ungrouped, public keys, private group selection, DP-only access)
--- against hand-written two-level SQL. Every number shown is PostgreSQL's own (var_pop,
+-- naming the argument and nothing charged; one ledger charge per release; parallel plans;
+-- person-level releases (ungrouped, public keys, private group selection, DP-only access) against
+-- hand-written two-level SQL; the release cache. Every number shown is PostgreSQL's own (var_pop,
 -- stddev_pop) or a count; each release is compared with it in the same query. Noise comes from
 -- the superuser-only test seed.
 SET client_min_messages = warning;
@@ -209,6 +209,19 @@ SELECT pg_temp.error_of('SELECT minutes FROM var_visits LIMIT 1') AS reading_row
 RESET SESSION AUTHORIZATION;
 SELECT abs(:released - var_pop(m)) < 1e-6 * 35 ^ 2 AS dp_only_variance FROM var_units;
 
+-- The release cache: with a data epoch on the relation, the same release asked again is the
+-- stored answer (from_cache, the same values) and charges nothing more.
+SELECT relation FROM pgdp.set_refresh_policy('var_staff');
+SELECT count(*) AS charged_before FROM pgdp.ledger WHERE role = 'var_analyst'::regrole \gset
+SET SESSION AUTHORIZATION var_analyst;
+SELECT dp_stddev_ci(age, 20, 70, 0.5, 1e-6, 'gaussian', 0.05) AS answer FROM var_staff \gset first_
+SELECT dp_stddev_ci(age, 20, 70, 0.5, 1e-6, 'gaussian', 0.05) AS answer FROM var_staff \gset again_
+RESET SESSION AUTHORIZATION;
+SELECT (:'first_answer'::dp_release).from_cache AS first_from_cache,
+       (:'again_answer'::dp_release).from_cache AS again_from_cache,
+       (:'first_answer'::dp_release).value = (:'again_answer'::dp_release).value AS same_value,
+       (SELECT count(*) FROM pgdp.ledger WHERE role = 'var_analyst'::regrole) - :charged_before AS charged;
+
 -- Leave nothing behind for the tests after this one.
 SET client_min_messages = warning;
 SELECT pgdp.revoke_access('var_visits', 'var_dp_only');
@@ -216,6 +229,8 @@ SELECT pgdp.unprotect('var_visits');
 SELECT pgdp.undeclare_public('var_regions');
 DROP TABLE var_visits, var_regions, var_staff, var_wide CASCADE;
 DELETE FROM pgdp.budgets WHERE role IN ('var_analyst'::regrole, 'var_dp_only'::regrole);
+DELETE FROM pgdp.data_epochs;
+DELETE FROM pgdp.release_cache;
 DROP OWNED BY var_analyst, var_dp_only;
 DROP ROLE var_analyst, var_dp_only;
 RESET client_min_messages;
