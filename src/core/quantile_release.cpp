@@ -1,0 +1,285 @@
+#include "core/cpp_only.hpp"
+#include "core/quantile_release.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+
+#include "core/budget_accounting.hpp"
+#include "core/clamped_sum.hpp"
+#include "core/errors.hpp"
+#include "core/validate.hpp"
+
+namespace pgdp {
+
+namespace {
+
+constexpr std::uint32_t kLevels = kQuantileTreeHeight;
+constexpr std::uint32_t kBranching = kQuantileTreeBranching;
+
+// The Laplace family: one group's node-count vector moves by at most L1 = 4 r; plan_release
+// spreads epsilon (and delta) over the m groups a unit may change. Its grid follows
+// min(4 r / epsilon, 4 r) < 2^21, so it is exactly one count: no rounding.
+ReleasePlan plan_laplace_family(double epsilon, double delta, Mechanism mechanism, std::int64_t r,
+                                std::uint32_t m) {
+    const double l1 = static_cast<double>(kLevels) * static_cast<double>(r);
+    ReleasePlan plan = plan_release(epsilon, delta, mechanism, l1, 1.0, true, m);
+    if (plan.granularity != 1.0) throw std::logic_error("quantile tree: Laplace grid is not one count");
+    return plan;
+}
+
+// The Gaussian: the node-count vector over the m groups moves by at most L2 = sqrt(4 m) r, the
+// L2 norm of 4 m coordinates each moving by r, which is what plan_release calibrates with
+// sensitivity r over 4 m "groups". On a grid g > 1 (sigma >= 2^13 counts, tiny epsilon) the
+// counts are rounded and a level's change is no longer bounded by one coordinate's: each of
+// the at most 4 m r changed nodes then moves by at most ceil(d/g) <= floor(r/g) + 1 grid steps,
+// the plan's per-coordinate sensitivity, so 4 m r coordinates are planned (same for r = 1).
+ReleasePlan plan_gaussian(double epsilon, double delta, std::int64_t r, std::uint32_t m,
+                          std::uint32_t& coordinates) {
+    if (static_cast<std::int64_t>(m) * kLevels > kMaxGroupsPerUnit) {
+        throw ArgumentError(
+            "max_groups_contributed",
+            "max_groups_contributed must be at most " + std::to_string(kMaxGroupsPerUnit / kLevels) +
+                " for quantiles with Gaussian noise, got " + std::to_string(m),
+            "Each group's tree adds 4 noised coordinates per group; use fewer groups per unit.");
+    }
+    coordinates = m * kLevels;
+    ReleasePlan plan =
+        plan_release(epsilon, delta, Mechanism::Gaussian, static_cast<double>(r), 1.0, true, coordinates);
+    if (plan.granularity > 1.0 && r > 1) {
+        const std::int64_t wider = static_cast<std::int64_t>(coordinates) * r;
+        if (wider > kMaxGroupsPerUnit) {
+            throw RangeError("epsilon",
+                             "epsilon is too small for Gaussian quantiles with max_rows_contributed " +
+                                 std::to_string(r) + ": the node noise would exceed 2^13 counts",
+                             "Use a larger epsilon, fewer rows per unit, or mechanism 'laplace'.");
+        }
+        coordinates = static_cast<std::uint32_t>(wider);
+        plan =
+            plan_release(epsilon, delta, Mechanism::Gaussian, static_cast<double>(r), 1.0, true, coordinates);
+    }
+    return plan;
+}
+
+ReleasePlan plan_nodes(const QuantileParameters& p, Mechanism mechanism, std::uint32_t& coordinates) {
+    coordinates = p.groups_per_unit;
+    if (mechanism == Mechanism::Gaussian)
+        return plan_gaussian(p.epsilon, p.delta, p.rows_per_unit, p.groups_per_unit, coordinates);
+    return plan_laplace_family(p.epsilon, mechanism == Mechanism::Laplace ? 0.0 : p.delta, mechanism,
+                               p.rows_per_unit, p.groups_per_unit);
+}
+
+// Auto: Laplace when delta = 0, else the least node-noise variance among the mechanisms valid
+// for (epsilon, delta) (a mechanism that cannot be planned is left out).
+Mechanism resolve_quantile_auto(const QuantileParameters& p) {
+    if (p.delta == 0.0) return Mechanism::Laplace;
+    Mechanism best = Mechanism::Laplace;
+    double best_variance = std::numeric_limits<double>::infinity();
+    for (Mechanism candidate : {Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace}) {
+        if (candidate == Mechanism::TruncatedLaplace && !(p.delta < 0.5)) continue;
+        try {
+            std::uint32_t coordinates = 0;
+            const double variance = plan_nodes(p, candidate, coordinates).noise_variance;
+            if (variance < best_variance) {
+                best = candidate;
+                best_variance = variance;
+            }
+        } catch (const RangeError&) {}
+    }
+    return best;
+}
+
+// The exact counts of the tree's nodes, from the leaf counts.
+class ExactTree {
+public:
+    explicit ExactTree(const QuantileTreeState& state) : leaves_(quantile_tree_leaves(state)) {
+        prefix_.reserve(leaves_.size() + 1);
+        prefix_.push_back(0);
+        for (const LeafCount& leaf : leaves_) prefix_.push_back(prefix_.back() + leaf.count);
+    }
+
+    // Rows in leaves [first, first + span).
+    std::int64_t count(std::uint32_t first, std::uint32_t span) const {
+        auto below = [this](std::uint32_t leaf) {
+            return std::lower_bound(leaves_.begin(), leaves_.end(), leaf,
+                                    [](const LeafCount& a, std::uint32_t b) { return a.leaf < b; }) -
+                   leaves_.begin();
+        };
+        return prefix_[below(first + span)] - prefix_[below(first)];
+    }
+
+private:
+    std::vector<LeafCount> leaves_;
+    std::vector<std::int64_t> prefix_;
+};
+
+// The noisy tree, drawn lazily: a node's noise is drawn the first time the descent reads it
+// and kept, so every q of the release reads the same noisy count (docs/drafts/quantiles.md:
+// the same distribution as noising all 69904 nodes first).
+class NoisyTree {
+public:
+    NoisyTree(const QuantilePlan& plan, const QuantileTreeState& state, RandomSource& random)
+        : plan_(plan), exact_(state), random_(random), threshold_(kQuantileNoiseThreshold * plan.noise_sd) {}
+
+    // The weight the descent gives the node: its noisy count, or 0 at or below the threshold.
+    double weight(std::uint32_t level, std::uint32_t index) {
+        static constexpr std::uint32_t kFirstKey[] = {0, 0, 16, 16 + 256, 16 + 256 + 4096};
+        const std::uint32_t key = kFirstKey[level] + index;
+        auto found = noisy_.find(key);
+        if (found == noisy_.end()) found = noisy_.emplace(key, draw(level, index)).first;
+        return found->second > threshold_ ? found->second : 0.0;
+    }
+
+private:
+    double draw(std::uint32_t level, std::uint32_t index) {
+        std::uint32_t span = kQuantileTreeLeaves;
+        for (std::uint32_t l = 0; l < level; ++l) span /= kBranching;
+        const std::int64_t count = exact_.count(index * span, span);
+        const double g = plan_.nodes.granularity;
+        const __int128 grid = units_to_grid(count, 0, g);  // the count itself when g = 1
+        return grid_units_to_double(grid + sample_release_noise(plan_.nodes, random_), g);
+    }
+
+    const QuantilePlan& plan_;
+    ExactTree exact_;
+    RandomSource& random_;
+    double threshold_;
+    std::unordered_map<std::uint32_t, double> noisy_;
+};
+
+// One quantile: descend from the root by noisy counts, keeping the target rank t inside the
+// current node (rescaled when the children's noisy counts do not add up to the node's), and
+// interpolate linearly inside the node where the descent ends.
+double descend(NoisyTree& tree, const QuantilePlan& plan, double q) {
+    std::uint32_t index = 0;
+    std::uint32_t first_leaf = 0;
+    std::uint32_t span = kQuantileTreeLeaves;
+    double target = 0.0;       // rank sought inside the node, in noisy counts
+    double node_weight = 0.0;  // the node's weight as its parent saw it; 0 at the root
+    double fraction = q;       // where in the node to interpolate
+    for (std::uint32_t level = 1; level <= kLevels; ++level) {
+        double weights[kBranching];
+        double total = 0.0;
+        for (std::uint32_t child = 0; child < kBranching; ++child) {
+            weights[child] = tree.weight(level, index * kBranching + child);
+            total += weights[child];
+        }
+        if (!(total > 0.0)) break;  // every child reads as empty: interpolate over this node
+        // At huge epsilon the children add up to the node exactly and the ratio is 1: the
+        // target stays q * n, compared with integer counts as percentile_disc does.
+        target = node_weight > 0.0 ? target * (total / node_weight) : q * total;
+        std::uint32_t chosen = kBranching;
+        std::uint32_t last = 0;
+        double before = 0.0;
+        for (std::uint32_t child = 0; child < kBranching; ++child) {
+            if (weights[child] <= 0.0) continue;
+            if (before + weights[child] >= target) {
+                chosen = child;
+                break;
+            }
+            before += weights[child];
+            last = child;
+        }
+        if (chosen == kBranching) {  // rounding left the target above the sum: the last child
+            chosen = last;
+            before -= weights[last];
+        }
+        node_weight = weights[chosen];
+        target = std::min(std::max(target - before, 0.0), node_weight);
+        fraction = target / node_weight;
+        span /= kBranching;
+        index = index * kBranching + chosen;
+        first_leaf += chosen * span;
+    }
+    const double position = (first_leaf + fraction * span) / kQuantileTreeLeaves;
+    return std::min(std::max(plan.lower + position * (plan.upper - plan.lower), plan.lower), plan.upper);
+}
+
+}  // namespace
+
+void require_quantile_levels(const std::vector<double>& q) {
+    const char* hint = "Quantile levels lie in [0, 1]: 0.5 is the median, 0.95 the 95th percentile.";
+    if (q.empty()) throw ArgumentError("q", "q must hold at least one quantile level", hint);
+    if (q.size() > kMaxQuantileLevels) {
+        throw ArgumentError("q",
+                            "q holds " + std::to_string(q.size()) + " levels, more than the " +
+                                std::to_string(kMaxQuantileLevels) + " one call may ask for",
+                            "Ask for fewer levels, e.g. every percentile (101 levels).");
+    }
+    for (double level : q) {
+        if (!(level >= 0.0 && level <= 1.0)) {
+            throw ArgumentError("q", "each quantile level must lie in [0, 1], got " + shown(level), hint);
+        }
+    }
+}
+
+void require_rows_per_unit(std::int64_t rows_per_unit) {
+    if (rows_per_unit >= 1 && rows_per_unit <= kMaxRowsPerUnit) return;
+    throw ArgumentError(
+        "max_rows_contributed",
+        "max_rows_contributed must lie in [1, " + std::to_string(kMaxRowsPerUnit) + "], got " +
+            std::to_string(rows_per_unit),
+        "max_rows_contributed is the number of rows one privacy unit may contribute to one group, "
+        "e.g. 1.");
+}
+
+QuantilePlan plan_quantile_release(const QuantileParameters& parameters) {
+    (void)empty_quantile_tree(parameters.lower, parameters.upper);  // validates the bounds
+    check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
+    require_rows_per_unit(parameters.rows_per_unit);
+    require_groups_per_unit(parameters.groups_per_unit);
+    const Mechanism mechanism =
+        parameters.mechanism == Mechanism::Auto ? resolve_quantile_auto(parameters) : parameters.mechanism;
+    QuantilePlan plan{};
+    plan.lower = parameters.lower;
+    plan.upper = parameters.upper;
+    plan.rows_per_unit = parameters.rows_per_unit;
+    plan.groups_per_unit = parameters.groups_per_unit;
+    plan.nodes = plan_nodes(parameters, mechanism, plan.coordinates);
+    plan.noise_sd = std::sqrt(plan.nodes.noise_variance);
+    return plan;
+}
+
+std::vector<double> release_quantiles(const QuantilePlan& plan, const QuantileTreeState& state,
+                                      const std::vector<double>& q, RandomSource& random) {
+    require_quantile_levels(q);
+    if (state.lower != plan.lower || state.upper != plan.upper) {
+        throw std::invalid_argument("release_quantiles: the state's bounds are not the plan's");
+    }
+    NoisyTree tree(plan, state, random);
+    // Increasing q, then a running maximum: monotone in q whatever the rounding
+    // (post-processing of one noisy tree).
+    std::vector<std::size_t> order(q.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&q](std::size_t a, std::size_t b) { return q[a] < q[b]; });
+    std::vector<double> result(q.size());
+    double highest = plan.lower;
+    for (std::size_t i : order) {
+        highest = std::max(highest, descend(tree, plan, q[i]));
+        result[i] = highest;
+    }
+    return result;
+}
+
+ReleaseCharge quantile_release_charge(const QuantileParameters& parameters, const QuantilePlan& plan) {
+    ReleaseCharge charge{};
+    charge.mechanism = plan.nodes.mechanism;
+    charge.mechanism_name = mechanism_name(plan.nodes.mechanism);
+    charge.epsilon = parameters.epsilon;
+    charge.delta = plan.nodes.mechanism == Mechanism::Laplace ? 0.0 : parameters.delta;
+    charge.noise_scale = plan.nodes.noise_scale;
+    charge.sensitivity = plan.nodes.sensitivity;
+    if (plan.nodes.mechanism == Mechanism::Gaussian) {
+        // Every coordinate the calibration covers, each (sensitivity_int / sigma_int)^2.
+        const double one =
+            gaussian_mu2_upper(plan.nodes.sensitivity_int, plan.nodes.gaussian_sigma2_int.to_rational());
+        charge.gaussian_mu2 = std::nextafter(one * plan.coordinates, std::numeric_limits<double>::infinity());
+        if (one == 0.0) charge.gaussian_mu2 = 0.0;
+    }
+    return charge;
+}
+
+}  // namespace pgdp
