@@ -20,12 +20,7 @@ constexpr std::uint64_t kGridSteps = std::uint64_t{1} << kExponentialQuantileGri
 constexpr int kWeightBits = 62;               // the reference run's proposal weight is 2^62
 constexpr long double kWeightMargin = 1e-9L;  // relative margin of the proposal weights
 
-// A run of grid points [first, first + size) of equal utility -distance.
-struct Run {
-    std::uint64_t first;
-    std::uint64_t size;
-    std::uint64_t distance;
-};
+using Run = ExponentialQuantileSampler::Run;
 
 std::uint64_t distance_to(std::uint64_t k, std::uint64_t low, std::uint64_t high) {
     if (k < low) return low - k;
@@ -89,67 +84,76 @@ ExponentialQuantileInput prepare_exponential_quantile(const std::vector<double>&
     return input;
 }
 
-double release_exponential_quantile(const ExponentialQuantileInput& input, double q, double epsilon,
-                                    RandomSource& random) {
+ExponentialQuantileSampler::ExponentialQuantileSampler(const ExponentialQuantileInput& input, double q,
+                                                       double epsilon)
+    : lower_(input.lower), upper_(input.upper) {
     require_quantile_levels({q});
     require_epsilon(epsilon);
-    const std::vector<Run> runs = utility_runs(input.positions, target_rank(q, input.positions.size()));
+    runs_ = utility_runs(input.positions, target_rank(q, input.positions.size()));
 
-    // beta = p / 2^64 >= exp(-epsilon / 2): rounded up with a margin far above expl's error.
+    // beta = p / 2^64 >= exp(-epsilon / 2): rounded up with a margin far above exp's error.
     const long double two64 = 18446744073709551616.0L;
     const long double beta_estimate = std::exp(-static_cast<long double>(epsilon) / 2) * (1 + 1e-12L);
-    const unsigned __int128 p = beta_estimate >= 1.0L
-                                    ? static_cast<unsigned __int128>(1) << 64
-                                    : static_cast<unsigned __int128>(std::ceil(beta_estimate * two64));
-    const long double log_beta = std::log(static_cast<long double>(p) / two64);
+    // At least 2^-64: above exp(-epsilon/2) for epsilon > 88.7, where the mechanism then runs at
+    // epsilon' = 128 ln 2 < epsilon.
+    p_ = beta_estimate >= 1.0L ? static_cast<unsigned __int128>(1) << 64
+                               : std::max<unsigned __int128>(1, std::ceil(beta_estimate * two64));
+    const long double log_beta = std::log(static_cast<long double>(p_) / two64);
 
     // The reference run: the largest approximate weight m beta^d.
     auto log_weight = [&](const Run& run) {
         return std::log(static_cast<long double>(run.size)) +
                static_cast<long double>(run.distance) * log_beta;
     };
-    std::size_t reference = 0;
-    for (std::size_t g = 1; g < runs.size(); ++g) {
-        if (log_weight(runs[g]) > log_weight(runs[reference])) reference = g;
+    reference_ = 0;
+    for (std::size_t g = 1; g < runs_.size(); ++g) {
+        if (log_weight(runs_[g]) > log_weight(runs_[reference_])) reference_ = g;
     }
-    const Run& ref = runs[reference];
+    const Run& ref = runs_[reference_];
 
     // Proposal weights P_g >= 2^62 (m_g / m_ref) beta^(d_g - d_ref), and their prefix sums.
-    std::vector<unsigned __int128> prefix(runs.size() + 1, 0);
-    std::vector<std::uint64_t> proposal(runs.size());
-    for (std::size_t g = 0; g < runs.size(); ++g) {
-        const long double shift = (static_cast<long double>(runs[g].distance) - ref.distance) * log_beta;
-        const long double ratio = static_cast<long double>(runs[g].size) / ref.size;
+    prefix_.assign(runs_.size() + 1, 0);
+    proposal_.resize(runs_.size());
+    for (std::size_t g = 0; g < runs_.size(); ++g) {
+        const long double shift = (static_cast<long double>(runs_[g].distance) - ref.distance) * log_beta;
+        const long double ratio = static_cast<long double>(runs_[g].size) / ref.size;
         const long double scaled = std::ldexp(ratio * std::exp(shift), kWeightBits) * (1 + kWeightMargin);
-        proposal[g] = scaled >= 1.0L ? static_cast<std::uint64_t>(std::ceil(scaled)) : 1;
-        prefix[g + 1] = prefix[g] + proposal[g];
+        proposal_[g] = scaled >= 1.0L ? static_cast<std::uint64_t>(std::ceil(scaled)) : 1;
+        prefix_[g + 1] = prefix_[g] + proposal_[g];
     }
-    const BigInt total = to_big(prefix.back());
-    const BigInt p_big = to_big(p);
+}
+
+double ExponentialQuantileSampler::sample(RandomSource& random) const {
+    const Run& ref = runs_[reference_];
+    const BigInt total = to_big(prefix_.back());
+    const BigInt p = to_big(p_);
     for (;;) {
-        const BigInt drawn = uniform_below(total, random);
-        const auto u = static_cast<unsigned __int128>(drawn);
-        const std::size_t g = std::upper_bound(prefix.begin(), prefix.end(), u) - prefix.begin() - 1;
+        const auto u = static_cast<unsigned __int128>(uniform_below(total, random));
+        const std::size_t g = std::upper_bound(prefix_.begin(), prefix_.end(), u) - prefix_.begin() - 1;
         // Accept with 2^62 m_g beta^(d_g - d_ref) / (m_ref P_g), beta = p / 2^64, exactly.
-        BigInt numerator = BigInt(runs[g].size) << kWeightBits;
-        BigInt denominator = BigInt(ref.size) * BigInt(proposal[g]);
-        if (runs[g].distance >= ref.distance) {
-            const auto steps = static_cast<unsigned>(runs[g].distance - ref.distance);
-            numerator *= boost::multiprecision::pow(p_big, steps);
+        BigInt numerator = BigInt(runs_[g].size) << kWeightBits;
+        BigInt denominator = BigInt(ref.size) * BigInt(proposal_[g]);
+        if (runs_[g].distance >= ref.distance) {
+            const auto steps = static_cast<unsigned>(runs_[g].distance - ref.distance);
+            numerator *= boost::multiprecision::pow(p, steps);
             denominator <<= 64 * steps;
         } else {
-            const auto steps = static_cast<unsigned>(ref.distance - runs[g].distance);
+            const auto steps = static_cast<unsigned>(ref.distance - runs_[g].distance);
             numerator <<= 64 * steps;
-            denominator *= boost::multiprecision::pow(p_big, steps);
+            denominator *= boost::multiprecision::pow(p, steps);
         }
         if (numerator > denominator)
             throw std::logic_error("exponential quantile: proposal below the target");
         if (!sample_bernoulli(Rational(numerator, denominator), random)) continue;
-        const std::uint64_t point = runs[g].first + random.uniform_below(runs[g].size);
+        const std::uint64_t point = runs_[g].first + random.uniform_below(runs_[g].size);
         const double position = static_cast<double>(point) / static_cast<double>(kGridSteps);
-        return std::min(std::max(input.lower + position * (input.upper - input.lower), input.lower),
-                        input.upper);
+        return std::min(std::max(lower_ + position * (upper_ - lower_), lower_), upper_);
     }
+}
+
+double release_exponential_quantile(const ExponentialQuantileInput& input, double q, double epsilon,
+                                    RandomSource& random) {
+    return ExponentialQuantileSampler(input, q, epsilon).sample(random);
 }
 
 }  // namespace pgdp

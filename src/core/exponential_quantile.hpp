@@ -44,8 +44,31 @@ struct ExponentialQuantileInput {
 ExponentialQuantileInput prepare_exponential_quantile(const std::vector<double>& values, double lower,
                                                       double upper);
 
-// One release of the q-quantile at epsilon (pure DP). ArgumentError naming "q" or "epsilon".
-// The result is a grid point in [lower, upper]; an empty input gets a uniform grid point.
+// The mechanism for one (input, q, epsilon), prepared once: the runs of equal utility and their
+// proposal weights. sample() is one release (pure epsilon-DP); tests draw many from one
+// preparation. ArgumentError naming "q" or "epsilon".
+class ExponentialQuantileSampler {
+public:
+    ExponentialQuantileSampler(const ExponentialQuantileInput& input, double q, double epsilon);
+    // A grid point in [lower, upper]; an empty input gets a uniform grid point.
+    double sample(RandomSource& random) const;
+
+    struct Run {
+        std::uint64_t first;  // grid points [first, first + size)
+        std::uint64_t size;
+        std::uint64_t distance;  // d of every point of the run
+    };
+
+private:
+    double lower_, upper_;
+    std::vector<Run> runs_;
+    std::size_t reference_;                  // the run of the largest weight (approximately)
+    std::vector<std::uint64_t> proposal_;    // P_g
+    std::vector<unsigned __int128> prefix_;  // prefix sums of P_g
+    unsigned __int128 p_;                    // beta = p_ / 2^64
+};
+
+// One release: ExponentialQuantileSampler(input, q, epsilon).sample(random).
 double release_exponential_quantile(const ExponentialQuantileInput& input, double q, double epsilon,
                                     RandomSource& random);
 

@@ -92,28 +92,35 @@ Mechanism resolve_quantile_auto(const QuantileParameters& p) {
     return best;
 }
 
-// The exact counts of the tree's nodes, from the leaf counts.
+// The exact counts of the tree's nodes: levels 1 to 3 summed from the leaves once (4096 + 256
+// + 16 counters), leaves read from the state.
 class ExactTree {
 public:
-    explicit ExactTree(const QuantileTreeState& state) : leaves_(quantile_tree_leaves(state)) {
-        prefix_.reserve(leaves_.size() + 1);
-        prefix_.push_back(0);
-        for (const LeafCount& leaf : leaves_) prefix_.push_back(prefix_.back() + leaf.count);
+    explicit ExactTree(const QuantileTreeState& state) : state_(state) {
+        levels_[3].assign(kQuantileTreeLeaves / kBranching, 0);
+        if (state.dense) {
+            for (std::uint32_t leaf = 0; leaf < kQuantileTreeLeaves; ++leaf)
+                levels_[3][leaf / kBranching] += state.counts[leaf];
+        } else {
+            for (std::uint32_t slot = 0; slot < state.capacity; ++slot) {
+                if (state.keys[slot] != 0)
+                    levels_[3][(state.keys[slot] - 1) / kBranching] += state.counts[slot];
+            }
+        }
+        for (int level = 2; level >= 1; --level) {
+            levels_[level].assign(levels_[level + 1].size() / kBranching, 0);
+            for (std::size_t i = 0; i < levels_[level + 1].size(); ++i)
+                levels_[level][i / kBranching] += levels_[level + 1][i];
+        }
     }
 
-    // Rows in leaves [first, first + span).
-    std::int64_t count(std::uint32_t first, std::uint32_t span) const {
-        auto below = [this](std::uint32_t leaf) {
-            return std::lower_bound(leaves_.begin(), leaves_.end(), leaf,
-                                    [](const LeafCount& a, std::uint32_t b) { return a.leaf < b; }) -
-                   leaves_.begin();
-        };
-        return prefix_[below(first + span)] - prefix_[below(first)];
+    std::int64_t count(std::uint32_t level, std::uint32_t index) const {
+        return level == kLevels ? quantile_leaf_count(state_, index) : levels_[level][index];
     }
 
 private:
-    std::vector<LeafCount> leaves_;
-    std::vector<std::int64_t> prefix_;
+    const QuantileTreeState& state_;
+    std::vector<std::int64_t> levels_[kLevels];  // levels_[1..3]
 };
 
 // The noisy tree, drawn lazily: a node's noise is drawn the first time the descent reads it
@@ -135,9 +142,7 @@ public:
 
 private:
     double draw(std::uint32_t level, std::uint32_t index) {
-        std::uint32_t span = kQuantileTreeLeaves;
-        for (std::uint32_t l = 0; l < level; ++l) span /= kBranching;
-        const std::int64_t count = exact_.count(index * span, span);
+        const std::int64_t count = exact_.count(level, index);
         const double g = plan_.nodes.granularity;
         const __int128 grid = units_to_grid(count, 0, g);  // the count itself when g = 1
         return grid_units_to_double(grid + sample_release_noise(plan_.nodes, random_), g);

@@ -214,6 +214,17 @@ void free_quantile_tree(QuantileTreeState& state, const StateMemory& memory) {
     state.dense = false;
 }
 
+std::int64_t quantile_leaf_count(const QuantileTreeState& state, std::uint32_t leaf) {
+    if (state.dense) return state.counts[leaf];
+    if (state.counts == nullptr) return 0;
+    const std::uint32_t mask = state.capacity - 1;
+    for (std::uint32_t slot = slot_of(leaf, state.capacity); state.keys[slot] != 0;
+         slot = (slot + 1) & mask) {
+        if (state.keys[slot] == leaf + 1) return state.counts[slot];
+    }
+    return 0;
+}
+
 std::vector<LeafCount> quantile_tree_leaves(const QuantileTreeState& state) {
     std::vector<LeafCount> leaves;
     leaves.reserve(state.occupied);

@@ -86,6 +86,8 @@ struct LeafCount {
 };
 // The nonzero leaf counts in increasing leaf order.
 std::vector<LeafCount> quantile_tree_leaves(const QuantileTreeState& state);
+// The count of one leaf (< 65536).
+std::int64_t quantile_leaf_count(const QuantileTreeState& state, std::uint32_t leaf);
 
 // Serialization, format version 1 (little-endian, whatever the host):
 //   byte 0      version (1)

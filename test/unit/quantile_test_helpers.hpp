@@ -31,7 +31,7 @@ inline QuantileData make_quantile_data(const std::string& shape, std::size_t n, 
         std::lognormal_distribution<double> lognormal(2.0, 1.0);
         for (std::size_t i = 0; i < n; ++i) data.values.push_back(std::min(lognormal(generator), 1000.0));
     } else {
-        data.upper = 10.0;
+        data.upper = 16.0;  // the tie values are grid points of both mechanisms
         std::discrete_distribution<int> pick({40, 30, 15, 10, 5});
         for (std::size_t i = 0; i < n; ++i) data.values.push_back(1.0 + pick(generator));
     }
