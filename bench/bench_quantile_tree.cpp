@@ -30,7 +30,9 @@ const std::vector<double>& rows(int shape) {
         std::lognormal_distribution<double> lognormal(3.0, 1.0);
         values.resize(kRows);
         for (double& x : values) {
-            x = shape == 0 ? uniform(generator) : shape == 1 ? lognormal(generator) : 100.0 * (generator() % 5);
+            x = shape == 0   ? uniform(generator)
+                : shape == 1 ? lognormal(generator)
+                             : 100.0 * (generator() % 5);
         }
     }
     return values;

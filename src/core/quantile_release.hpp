@@ -17,8 +17,7 @@
 // Empty or tiny groups: the descent reads noise only (or mostly), so the released quantiles are
 // those of the noisy tree: spread over [lower, upper] by the noise, monotone in q, never NaN,
 // never an error. A descent stops early (and interpolates over the whole node it is in) when
-// every child's noisy count is at or below the threshold of kQuantileNoiseThreshold noise
-// standard deviations.
+// every child's noisy count is at or below 0 (kQuantileNoiseThreshold).
 #pragma once
 
 #include <cstdint>
@@ -37,8 +36,10 @@ constexpr std::size_t kMaxQuantileLevels = 1000;
 // stay below 2^21 so that the Laplace family's grid is exactly one count.
 constexpr std::int64_t kMaxRowsPerUnit = 100000;
 // Children whose noisy count is at most this many noise standard deviations are read as empty
-// (post-processing: it only reads noisy counts and public parameters).
-constexpr double kQuantileNoiseThreshold = 1.0;
+// (post-processing: it only reads noisy counts and public parameters). 0: only negative and
+// zero counts; thresholds of 1, 2 and 3 standard deviations were measured no more accurate
+// (docs/drafts/quantiles.md).
+constexpr double kQuantileNoiseThreshold = 0.0;
 
 // q: non-empty, at most kMaxQuantileLevels levels, each in [0, 1] (not NaN). ArgumentError("q").
 void require_quantile_levels(const std::vector<double>& q);

@@ -5,11 +5,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
+
 namespace pgdp_test {
+
+// The argument an ArgumentError names (a RangeError's as "range:ARGUMENT"), or "no error".
+inline std::string rejected_argument(const std::function<void()>& call) {
+    try {
+        call();
+    } catch (const pgdp::ArgumentError& error) {
+        return error.argument();
+    } catch (const pgdp::RangeError& error) {
+        return "range:" + error.argument();
+    }
+    return "no error";
+}
 
 struct QuantileData {
     std::string shape;

@@ -18,13 +18,10 @@
 namespace {
 
 std::string argument_of(double q, double epsilon, double lower = 0.0, double upper = 1.0) {
-    try {
+    return pgdp_test::rejected_argument([=] {
         const pgdp::ExponentialQuantileInput input = pgdp::prepare_exponential_quantile({0.5}, lower, upper);
         (void)pgdp::ExponentialQuantileSampler(input, q, epsilon);
-    } catch (const pgdp::ArgumentError& error) {
-        return error.argument();
-    }
-    return "no error";
+    });
 }
 
 TEST(ExponentialQuantile, BadInputNamesTheArgument) {

@@ -27,13 +27,14 @@ constexpr std::size_t kRows = 100000;
 constexpr double kFailure = 1e-3;  // per release and level
 constexpr int kMostExceedances = 10;
 
-// The tree (Laplace, scale t = 4 / epsilon counts, threshold tau = sqrt(2) t): with every node
-// the descent reads (at most 64 for one level) off by at most B, P >= 1 - 64 P(|Z| > B), the
-// rank error is at most 64 (B + tau) rows (the draft, "Accuracy"). P(|Z| > B) <= 2 exp(-B/t).
+// The tree (Laplace, scale t = 4 / epsilon counts, threshold tau = kQuantileNoiseThreshold
+// standard deviations sqrt(2) t): with every node the descent reads (at most 64 for one level)
+// off by at most B, P >= 1 - 64 P(|Z| > B), the rank error is at most 64 (B + tau) rows (the
+// draft, "Accuracy"). P(|Z| > B) <= 2 exp(-B/t).
 double tree_bound(double epsilon, double n) {
     const double t = 4.0 / epsilon;
     const double B = t * std::log(2.0 * 64 / kFailure);
-    return 64.0 * (B + std::sqrt(2.0) * t) / n;
+    return 64.0 * (B + pgdp::kQuantileNoiseThreshold * std::sqrt(2.0) * t) / n;
 }
 
 // The exponential mechanism: P(d >= D) <= (2^32 + 1) exp(-epsilon D / 2), plus one row for

@@ -43,13 +43,7 @@ struct OwnedTree {
 
 QuantileParameters parameters(double epsilon, double delta, Mechanism mechanism, double lower = 0.0,
                               double upper = 100.0) {
-    QuantileParameters p;
-    p.lower = lower;
-    p.upper = upper;
-    p.epsilon = epsilon;
-    p.delta = delta;
-    p.mechanism = mechanism;
-    return p;
+    return QuantileParameters{lower, upper, epsilon, delta, mechanism, 1, 1};
 }
 
 // Balle-Wang: delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (000 eq. 11).
@@ -58,45 +52,38 @@ long double gaussian_profile(long double mu, long double epsilon) {
     return Phi(mu / 2 - epsilon / mu) - std::exp(epsilon) * Phi(-mu / 2 - epsilon / mu);
 }
 
-std::string argument_of(const std::function<void()>& call) {
-    try {
-        call();
-    } catch (const pgdp::ArgumentError& error) {
-        return error.argument();
-    } catch (const pgdp::RangeError& error) {
-        return "range:" + error.argument();
-    }
-    return "no error";
-}
-
 TEST(QuantileRelease, BadInputNamesTheArgument) {
     auto levels = [](std::vector<double> q) { return [q] { pgdp::require_quantile_levels(q); }; };
-    EXPECT_EQ(argument_of(levels({})), "q");
-    EXPECT_EQ(argument_of(levels({0.5, 1.5})), "q");
-    EXPECT_EQ(argument_of(levels({-0.1})), "q");
-    EXPECT_EQ(argument_of(levels({NAN})), "q");
-    EXPECT_EQ(argument_of(levels(std::vector<double>(1001, 0.5))), "q");
-    EXPECT_EQ(argument_of(levels(std::vector<double>(1000, 0.5))), "no error");
-    EXPECT_EQ(argument_of(levels({0.0, 1.0})), "no error");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels({})), "q");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels({0.5, 1.5})), "q");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels({-0.1})), "q");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels({NAN})), "q");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels(std::vector<double>(1001, 0.5))), "q");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels(std::vector<double>(1000, 0.5))), "no error");
+    EXPECT_EQ(pgdp_test::rejected_argument(levels({0.0, 1.0})), "no error");
     auto plan = [](QuantileParameters p) { return [p] { (void)pgdp::plan_quantile_release(p); }; };
-    EXPECT_EQ(argument_of(plan(parameters(1.0, 0.0, Mechanism::Laplace, 5.0, 1.0))), "lower");
-    EXPECT_EQ(argument_of(plan(parameters(1.0, 0.0, Mechanism::Laplace, 1.0, 1.0))), "upper");
-    EXPECT_EQ(argument_of(plan(parameters(1.0, 0.0, Mechanism::Laplace, 0.0, INFINITY))), "upper");
-    EXPECT_EQ(argument_of(plan(parameters(0.0, 0.0, Mechanism::Laplace))), "epsilon");
-    EXPECT_EQ(argument_of(plan(parameters(NAN, 0.0, Mechanism::Laplace))), "epsilon");
-    EXPECT_EQ(argument_of(plan(parameters(1.0, 1e-6, Mechanism::Laplace))), "delta");
-    EXPECT_EQ(argument_of(plan(parameters(1.0, 0.0, Mechanism::Gaussian))), "delta");
-    EXPECT_EQ(argument_of(plan(parameters(1.0, 0.6, Mechanism::TruncatedLaplace))), "delta");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 0.0, Mechanism::Laplace, 5.0, 1.0))),
+              "lower");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 0.0, Mechanism::Laplace, 1.0, 1.0))),
+              "upper");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 0.0, Mechanism::Laplace, 0.0, INFINITY))),
+              "upper");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(0.0, 0.0, Mechanism::Laplace))), "epsilon");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(NAN, 0.0, Mechanism::Laplace))), "epsilon");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 1e-6, Mechanism::Laplace))), "delta");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 0.0, Mechanism::Gaussian))), "delta");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 0.6, Mechanism::TruncatedLaplace))), "delta");
     QuantileParameters rows = parameters(1.0, 0.0, Mechanism::Laplace);
     rows.rows_per_unit = 0;
-    EXPECT_EQ(argument_of(plan(rows)), "max_rows_contributed");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(rows)), "max_rows_contributed");
     rows.rows_per_unit = pgdp::kMaxRowsPerUnit + 1;
-    EXPECT_EQ(argument_of(plan(rows)), "max_rows_contributed");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(rows)), "max_rows_contributed");
     QuantileParameters groups = parameters(1.0, 0.0, Mechanism::Laplace);
     groups.groups_per_unit = 0;
-    EXPECT_EQ(argument_of(plan(groups)), "max_groups_contributed");
-    EXPECT_EQ(argument_of([] { (void)pgdp::parse_mechanism("exponential"); }), "mechanism");
-    EXPECT_EQ(argument_of(plan(parameters(1e-300, 0.0, Mechanism::Laplace))), "range:epsilon");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(groups)), "max_groups_contributed");
+    EXPECT_EQ(pgdp_test::rejected_argument([] { (void)pgdp::parse_mechanism("exponential"); }), "mechanism");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1e-300, 0.0, Mechanism::Laplace))),
+              "range:epsilon");
 }
 
 // The sensitivity the plans are calibrated to, checked on data: one unit's r rows change the

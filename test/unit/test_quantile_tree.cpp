@@ -13,6 +13,7 @@
 
 #include "core/errors.hpp"
 #include "core/quantile_tree.hpp"
+#include "quantile_test_helpers.hpp"
 
 namespace {
 
@@ -54,12 +55,7 @@ std::map<std::uint32_t, std::int64_t> state_counts(const QuantileTreeState& stat
 }
 
 std::string argument_of(double lower, double upper) {
-    try {
-        (void)pgdp::empty_quantile_tree(lower, upper);
-    } catch (const pgdp::ArgumentError& error) {
-        return error.argument();
-    }
-    return "no error";
+    return pgdp_test::rejected_argument([=] { (void)pgdp::empty_quantile_tree(lower, upper); });
 }
 
 TEST(QuantileTree, BadBoundsNameTheArgument) {
