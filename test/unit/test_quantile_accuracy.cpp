@@ -27,14 +27,22 @@ constexpr std::size_t kRows = 100000;
 constexpr double kFailure = 1e-3;  // per release and level
 constexpr int kMostExceedances = 10;
 
-// The tree (Laplace, scale t = 4 / epsilon counts, threshold tau = kQuantileNoiseThreshold
-// standard deviations sqrt(2) t): with every node the descent reads (at most 64 for one level)
-// off by at most B, P >= 1 - 64 P(|Z| > B), the rank error is at most 64 (B + tau) rows (the
-// draft, "Accuracy"). P(|Z| > B) <= 2 exp(-B/t).
-double tree_bound(double epsilon, double n) {
-    const double t = 4.0 / epsilon;
-    const double B = t * std::log(2.0 * 64 / kFailure);
-    return 64.0 * (B + pgdp::kQuantileNoiseThreshold * std::sqrt(2.0) * t) / n;
+// The tree (Laplace of scale t >= 4 / epsilon counts, kQuantileNoiseThreshold = 0): the rank error
+// is at most S / n, S the sum of |Z| over the at most 64 nodes one descent reads (the draft,
+// "Accuracy"), a sum of 64 independent discrete Laplace magnitudes. Chernoff:
+// P(S >= s) <= min over lambda of E[exp(lambda |Z|)]^64 exp(-lambda s), with
+// E[exp(lambda |Z|)] = (1 - a)/(1 + a) (1 + 2 a e^lambda / (1 - a e^lambda)), a = exp(-1/t).
+double tree_bound(double t, double n) {
+    static_assert(pgdp::kQuantileNoiseThreshold == 0.0, "the bound assumes weights max(0, noisy count)");
+    const double a = std::exp(-1.0 / t);
+    double best = INFINITY;
+    for (int step = 1; step < 2000; ++step) {
+        const double lambda = step / 2000.0 / t;  // a e^lambda < 1
+        const double log_mgf =
+            std::log((1 - a) / (1 + a) * (1 + 2 * a * std::exp(lambda) / (1 - a * std::exp(lambda))));
+        best = std::min(best, (64 * log_mgf - std::log(kFailure)) / lambda);
+    }
+    return best / n;
 }
 
 // The exponential mechanism: P(d >= D) <= (2^32 + 1) exp(-epsilon D / 2), plus one row for
@@ -84,7 +92,7 @@ TEST(QuantileAccuracy, BothMechanismsStayWithinTheirRankErrorBounds) {
                     exp_value.push_back(pgdp_test::rank_error(data.values, levels[i], v));
                 }
                 int tree_over = 0, exp_over = 0;
-                for (double e : tree_cell[i]) tree_over += e > tree_bound(epsilon, kRows);
+                for (double e : tree_cell[i]) tree_over += e > tree_bound(plan.nodes.noise_scale, kRows);
                 for (double e : exp_cell) exp_over += e > exponential_bound(epsilon, kRows);
                 EXPECT_LE(tree_over, kMostExceedances)
                     << shape << " epsilon=" << epsilon << " q=" << levels[i];
@@ -102,7 +110,7 @@ TEST(QuantileAccuracy, BothMechanismsStayWithinTheirRankErrorBounds) {
     }
     if (print) {
         std::printf("bounds (P >= 1 - 1e-3 per release): tree %.2e %.2e %.2e, exp. mech. %.2e %.2e %.2e\n",
-                    tree_bound(0.1, kRows), tree_bound(1, kRows), tree_bound(10, kRows),
+                    tree_bound(40, kRows), tree_bound(4, kRows), tree_bound(0.4, kRows),
                     exponential_bound(0.1, kRows), exponential_bound(1, kRows), exponential_bound(10, kRows));
     }
 }
