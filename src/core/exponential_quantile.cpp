@@ -72,6 +72,8 @@ BigInt to_big(unsigned __int128 value) {
 ExponentialQuantileInput prepare_exponential_quantile(const std::vector<double>& values, double lower,
                                                       double upper) {
     (void)empty_quantile_tree(lower, upper);  // the bounds' checks
+    if (values.size() > (std::size_t{1} << 31))
+        throw std::length_error("exponential quantile: more than 2^31 values");
     ExponentialQuantileInput input{lower, upper, {}};
     input.positions.reserve(values.size());
     for (double value : values) {

@@ -1,6 +1,6 @@
 // One differentially private quantile by the exponential mechanism over the sorted values
 // (Smith 2011, "Privacy-preserving statistical estimation with optimal convergence rates",
-// STOC, Section 3: the interval-weighted form, whose output density on [lower, upper] is
+// STOC: the interval-weighted form, whose output density on [lower, upper] is
 // proportional to exp(-epsilon/2 * |rank error|)), as the alternative the quantile tree is
 // measured against (docs/drafts/quantiles.md). Not a product aggregate: it needs every value
 // sorted (memory grows with the rows), and every further quantile costs another release
@@ -16,7 +16,7 @@
 //     removing a row moves c, c + t and k by at most 1 each, so d by at most 1.
 //   * P(j) is proportional to beta^d(j), beta = p / 2^64 the 64-bit dyadic just above
 //     exp(-epsilon/2): the exponential mechanism with sensitivity 1 at epsilon' = -2 ln beta
-//     <= epsilon (McSherry and Talwar 2007, Theorem 6), pure epsilon-DP.
+//     <= epsilon (McSherry and Talwar 2007; Dwork and Roth 2014, Theorem 3.10), pure epsilon-DP.
 //   * Sampling is exact by rejection: the grid points of equal utility form at most 2n + 1 runs;
 //     a run is proposed with integer weight P_g >= 2^62 m_g beta^(d_g - d_ref) / m_ref (computed
 //     in long double with a relative margin of 1e-9, far above expl's error), and accepted with
@@ -40,7 +40,8 @@ struct ExponentialQuantileInput {
     std::vector<std::uint64_t> positions;
 };
 
-// Validates the bounds as the quantile tree does (ArgumentError "lower"/"upper").
+// Validates the bounds as the quantile tree does (ArgumentError "lower"/"upper");
+// std::length_error past 2^31 values.
 ExponentialQuantileInput prepare_exponential_quantile(const std::vector<double>& values, double lower,
                                                       double upper);
 
