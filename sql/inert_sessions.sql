@@ -260,6 +260,63 @@ SET SESSION AUTHORIZATION inert_user;
 SELECT inert_owner.add_index() AS after_the_budget;
 RESET SESSION AUTHORIZATION;
 
+-- Executions pgdp stays out of (a plan without pgdp marks in a session that cannot be charged)
+-- are on none of its books, so no release starts while one is open (40001, nothing charged): a
+-- cursor opened before the session could be charged, or a statement that began then. (A new
+-- session, the temporary objects made above dropped first.)
+DROP TABLE IF EXISTS pg_temp.defaulted, pg_temp.scratch;
+DROP VIEW IF EXISTS pg_temp.tv;
+\c -
+SET client_min_messages = warning;
+CREATE ROLE inert_latecomer;
+SELECT releases AS analyst_releases_before FROM pgdp.budgets WHERE role = 'inert_analyst'::regrole;
+SET SESSION AUTHORIZATION inert_latecomer;
+BEGIN;
+DECLARE early CURSOR FOR SELECT i FROM generate_series(1, 3) i;
+FETCH 1 FROM early;
+SET SESSION AUTHORIZATION inert_analyst;
+SELECT dp_count(1) IS NOT NULL AS released FROM inert_owner.items;
+ROLLBACK;
+SET SESSION AUTHORIZATION inert_latecomer;
+BEGIN;
+DECLARE early CURSOR FOR SELECT i FROM generate_series(1, 3) i;
+FETCH 1 FROM early;
+SET SESSION AUTHORIZATION inert_analyst;
+CLOSE early;
+SELECT dp_count(1) IS NOT NULL AS released_once_closed FROM inert_owner.items;
+COMMIT;
+RESET SESSION AUTHORIZATION;
+CREATE FUNCTION public.inert_turn() RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE released boolean;
+BEGIN
+    SET SESSION AUTHORIZATION inert_analyst;
+    SELECT dp_count(1) IS NOT NULL INTO released FROM inert_owner.items;
+    RETURN released;
+END $$;
+SET SESSION AUTHORIZATION inert_latecomer;
+SELECT public.inert_turn() AS released_inside_inert_statement;
+RESET SESSION AUTHORIZATION;
+DROP FUNCTION public.inert_turn();
+-- A cursor of releases (charged when it was opened) is not read from inside such a statement
+-- either (42501): whose code runs there is unknown.
+CREATE FUNCTION public.inert_fetch() RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    released boolean;
+    charged refcursor := 'charged';
+BEGIN
+    FETCH charged INTO released;
+    RETURN released;
+END $$;
+SET SESSION AUTHORIZATION inert_analyst;
+BEGIN;
+DECLARE charged CURSOR FOR SELECT dp_count(1) IS NOT NULL FROM inert_owner.items;
+SET SESSION AUTHORIZATION inert_latecomer;
+SELECT public.inert_fetch() AS read_inside_inert_statement;
+ROLLBACK;
+RESET SESSION AUTHORIZATION;
+DROP FUNCTION public.inert_fetch();
+SELECT releases AS analyst_releases_after FROM pgdp.budgets WHERE role = 'inert_analyst'::regrole;
+
 DROP SCHEMA inert_owner CASCADE;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'inert\_%';
-DROP ROLE inert_owner, inert_user, inert_analyst;
+DROP ROLE inert_owner, inert_user, inert_analyst, inert_latecomer;

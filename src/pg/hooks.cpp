@@ -9,7 +9,9 @@
 //   planner             trust: refuse other roles' code that reaches releases; planning: the one
 //                       analysis (no pgdp call: the plan and the seal only), the fingerprint,
 //                       the distributed and person-level rewrites; the plan; plan marks; the seal
-//   ExecutorStart       seal; statistics; the executor state; a release in a session that missed
+//   ExecutorStart       an inert execution (no pgdp mark, a session that cannot be charged):
+//                       nothing more, and Run, Finish and End pass through too; otherwise
+//                       seal; statistics; the executor state; a release in a session that missed
 //                       its budget refused; DP-only access, EXPLAIN refusals;
 //                       the cache's answer or the charge (each authorized by execution/authorize)
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
@@ -39,6 +41,7 @@ extern "C" {
 #include "pg/execution/authorize.hpp"
 #include "pg/execution/cache_store.hpp"
 #include "pg/execution/charge.hpp"
+#include "pg/execution/inert_executions.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/execution/release_sites.hpp"
 #include "pg/planning/distributed_release.hpp"
@@ -83,19 +86,24 @@ void remove_forced_gather(PlannedStmt* statement) {
     statement->planTree = top->lefttree;
 }
 
-// Planners running now (nested: a function folded at plan time plans its own queries).
+// Planners running now under the release-authority rules (nested: a function folded at plan time
+// plans its own queries). Only such sessions ask (function_needs_frame); one that turns chargeable
+// while planning counts fewer, so frames more functions.
 int planning_depth = 0;
 
+PlannedStmt* call_previous_planner(Query* parse, const char* query_string, int cursor_options,
+                                   ParamListInfo bound_params) {
+    return previous_planner != nullptr ? previous_planner(parse, query_string, cursor_options, bound_params)
+                                       : standard_planner(parse, query_string, cursor_options, bound_params);
+}
+
 PlannedStmt* plan_with_previous_planner(Query* parse, const char* query_string, int cursor_options,
-                                        ParamListInfo bound_params) {
+                                        ParamListInfo bound_params, bool under_rules) {
+    if (!under_rules) return call_previous_planner(parse, query_string, cursor_options, bound_params);
     PlannedStmt* statement = nullptr;
     ++planning_depth;
     PG_TRY();
-    {
-        statement = previous_planner != nullptr
-                        ? previous_planner(parse, query_string, cursor_options, bound_params)
-                        : standard_planner(parse, query_string, cursor_options, bound_params);
-    }
+    { statement = call_previous_planner(parse, query_string, cursor_options, bound_params); }
     PG_FINALLY();
     { --planning_depth; }
     PG_END_TRY();
@@ -114,7 +122,7 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
         // No pgdp call, none the planner could inline: planned as without pgdp. Plan dumps of a
         // plain query over a table the session user may not read are sealed all the same.
         PlannedStmt* statement =
-            plan_with_previous_planner(parse, query_string, cursor_options, bound_params);
+            plan_with_previous_planner(parse, query_string, cursor_options, bound_params, under_rules);
         seal_if_reading_hidden_rows(statement, true);
         return statement;
     }
@@ -125,7 +133,8 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
     // Planning a statement that reads protected rows: from here on no notice reaches the client
     // (statement_seal.hpp).
     if (person_level_marks != NIL) seal_until_ready_for_query();
-    PlannedStmt* statement = plan_with_previous_planner(parse, query_string, cursor_options, bound_params);
+    PlannedStmt* statement =
+        plan_with_previous_planner(parse, query_string, cursor_options, bound_params, under_rules);
     remove_forced_gather(statement);
     if (person_level_marks != NIL) mark_person_level_plan(statement, person_level_marks);
     if (person_level_marks != NIL || plan_makes_releases(statement)) {
@@ -147,12 +156,19 @@ void start_execution(QueryDesc* query, int eflags) {
     // Before any module's executor code runs: a cached plan is not planned again.
     refresh_chargeable_session();
     restore_size_limits();
-    seal_if_reading_hidden_rows(query->plannedstmt);
-    clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
+    const bool inert = may_run_inert(query, eflags);
+    if (!inert) {
+        seal_if_reading_hidden_rows(query->plannedstmt);
+        clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
+    }
     if (previous_executor_start != nullptr) {
         previous_executor_start(query, eflags);
     } else {
         standard_ExecutorStart(query, eflags);
+    }
+    if (inert) {
+        note_inert_execution(query);
+        return;
     }
     if ((eflags & EXEC_FLAG_EXPLAIN_ONLY) == 0 && is_release_plan(query->plannedstmt))
         require_rules_for_release(query->plannedstmt);
@@ -164,6 +180,10 @@ void start_execution(QueryDesc* query, int eflags) {
 }
 
 void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool execute_once) {
+    if (inert_execution(query)) {
+        compat::run_previous_executor(previous_executor_run, query, direction, count, execute_once);
+        return;
+    }
     enter_running_statement(query->plannedstmt);
     PG_TRY();
     {
@@ -182,25 +202,33 @@ void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool
     PG_END_TRY();
 }
 
+void finish_with_previous(QueryDesc* query) {
+    if (previous_executor_finish != nullptr) {
+        previous_executor_finish(query);
+    } else {
+        standard_ExecutorFinish(query);
+    }
+}
+
 void finish_execution(QueryDesc* query) {
+    if (inert_execution(query)) {
+        finish_with_previous(query);
+        return;
+    }
     enter_running_statement(query->plannedstmt);
     PG_TRY();
-    {
-        if (previous_executor_finish != nullptr) {
-            previous_executor_finish(query);
-        } else {
-            standard_ExecutorFinish(query);
-        }
-    }
+    { finish_with_previous(query); }
     PG_FINALLY();
     { leave_running_statement(); }
     PG_END_TRY();
 }
 
 void end_execution(QueryDesc* query) {
-    // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
-    seal_if_reading_hidden_rows(query->plannedstmt);
-    store_release_if_complete(query);
+    if (!inert_execution(query)) {
+        // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
+        seal_if_reading_hidden_rows(query->plannedstmt);
+        store_release_if_complete(query);
+    }
     if (previous_executor_end != nullptr) {
         previous_executor_end(query);
     } else {

@@ -220,6 +220,18 @@ const char* role_display_name(Oid role) {
     return name != nullptr ? name : psprintf("%u", role);
 }
 
+}  // namespace
+
+NoBudgetTexts no_budget_texts(const char* role) {
+    return {psprintf("role \"%s\" has no privacy budget", role),
+            psprintf("Every release is charged to the session user, and \"%s\" has no row in pgdp.budgets; "
+                     "nothing was released or charged.",
+                     role),
+            psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).", role)};
+}
+
+namespace {
+
 // Locks the role's budget row (FOR UPDATE: charges of one role are serialised, and an admin
 // change in progress holds them off), renews it when its budget window has elapsed (before the
 // checks, in the charge's transaction: a refused charge keeps the renewal, which the views show
@@ -230,12 +242,8 @@ bool lock_budget_row(RequestSlot& request, const char* role, Datum role_datum, b
         elog(ERROR, "pgdp ledger: reading the budget failed");
     }
     if (SPI_processed == 0) {
-        set_outcome(
-            request.outcome, ChargeOutcome::NoBudget, psprintf("role \"%s\" has no privacy budget", role),
-            psprintf("Every release is charged to the session user, and \"%s\" has no row in "
-                     "pgdp.budgets; nothing was released or charged.",
-                     role),
-            psprintf("A pgdp admin can create one with SELECT pgdp.set_budget('%s', epsilon, delta).", role));
+        const NoBudgetTexts texts = no_budget_texts(role);
+        set_outcome(request.outcome, ChargeOutcome::NoBudget, texts.message, texts.detail, texts.hint);
         return false;
     }
     *gaussian_accounting = column_bool(0, 1);

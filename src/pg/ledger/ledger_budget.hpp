@@ -15,6 +15,15 @@ void forget_budget_plans();
 // Charged, a refusal (nothing written) or Failed (an error undone; logged).
 void charge_isolated(RequestSlot& request);
 
+// The refusal of a release by a role without a budget (`role`: its name), as the ledger words it;
+// also said before any charge when the release cannot reach the ledger (inert_executions.hpp).
+struct NoBudgetTexts {
+    const char* message;
+    const char* detail;
+    const char* hint;
+};
+NoBudgetTexts no_budget_texts(const char* role);
+
 // A request that failed: nothing of it was committed. No palloc (also called on exit).
 void set_failed(ChargeOutcome& outcome, const char* reason, const char* hint);
 

@@ -46,6 +46,14 @@ bool expansion_child(const PlannedStmt* statement, int index) {
 
 // ---- invalidation items ---------------------------------------------------------------------
 
+bool carries_plan_marks(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->invalItems) {
+        if (lfirst_node(PlanInvalItem, cell)->cacheId < 0) return true;
+    }
+    return false;
+}
+
 PlanInvalItem* make_mark(PlanMark mark, uint32 hash) {
     auto* item = makeNode(PlanInvalItem);
     item->cacheId = static_cast<int>(mark);

@@ -56,6 +56,10 @@ inline constexpr PlanMark kPublicCacheId = PlanMark::PublicKeys;
 
 PlanInvalItem* make_mark(PlanMark mark, uint32 hash);
 
+// True if the plan carries any of pgdp's marks (a plan without one makes no release, reads no
+// protected relation through a rewrite and no relation with DP-only access).
+bool carries_plan_marks(const PlannedStmt* statement);
+
 // The payload of a ProtectionRewritten mark.
 uint32 protection_hash(const Protection& protection);
 

@@ -155,6 +155,21 @@ bool visit(Node* node, void* context) {
     return expression_tree_walker(node, walker_cast(visit), context);
 }
 
+// True if the statement provably holds no pgdp call and no function the planner could inline:
+// one level (no subquery, sublink or WITH) of plain relations without aggregates. Aggregates
+// mark the level they belong to (hasAggs), a call in a sublink or a subquery needs another level.
+// Most short statements are such; they skip the walk.
+bool plain_single_level(const Query* parse) {
+    if (parse->hasAggs || parse->hasSubLinks || parse->cteList != NIL || parse->setOperations != nullptr)
+        return false;
+    ListCell* cell;
+    foreach (cell, parse->rtable) {
+        const RTEKind kind = lfirst_node(RangeTblEntry, cell)->rtekind;
+        if (kind != RTE_RELATION && kind != RTE_JOIN) return false;
+    }
+    return true;
+}
+
 void walk_tree(Query* parse, ReleaseQuery* result) {
     Walk walk{result, nullptr};
     visit_level(parse, walk);
@@ -164,6 +179,7 @@ void walk_tree(Query* parse, ReleaseQuery* result) {
 
 ReleaseQuery analyze_release_query(Query* parse) {
     ReleaseQuery result{};
+    if (plain_single_level(parse)) return result;
     walk_tree(parse, &result);
     // PostgreSQL 18: the levels that compute releases refer to their grouping expressions through
     // the GROUP entry; the rewrites and the fingerprint need the expressions themselves (and the

@@ -35,6 +35,7 @@ extern "C" {
 }
 
 #include "pg/calls/aggregate_call.hpp"
+#include "pg/execution/inert_executions.hpp"
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
 #include "pg/trust/function_frames.hpp"
@@ -380,6 +381,8 @@ void require_release_context(const char* aggregate_name, const PlannedStmt* stat
              errhint("Do not make pgdp releases in index expressions, materialized views or other objects "
                      "that maintenance commands evaluate.")));
     }
+    // Inside a statement pgdp stayed out of (execution/inert_executions.hpp): no stack to check.
+    refuse_release_during_inert_execution(false);
     if ((running_depth() == 0 && !started_by_active_portal(statement)) || running_outside_statement()) {
         ereport(
             ERROR,
@@ -447,6 +450,8 @@ void require_release_context_since(int charged_depth, const PlannedStmt* stateme
                  errmsg("a pgdp release cannot be read while another statement is parsed, planned or bound"),
                  errhint("Fetch the rows of a cursor with pgdp aggregates from your own statements.")));
     }
+    // An inert execution is on no stack (execution/inert_executions.hpp): what it runs is unknown.
+    refuse_release_during_inert_execution(true);
     require_no_foreign_code("a pgdp release", charged_depth, statement);
 }
 
