@@ -8,8 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/budget_accounting.hpp"
-#include "core/clamped_sum.hpp"
+#include "core/count_vector.hpp"
 #include "core/errors.hpp"
 #include "core/validate.hpp"
 
@@ -20,74 +19,44 @@ namespace {
 constexpr std::uint32_t kLevels = kQuantileTreeHeight;
 constexpr std::uint32_t kBranching = kQuantileTreeBranching;
 
-// The Laplace family: one group's node-count vector moves by at most L1 = 4 r; plan_release
-// spreads epsilon (and delta) over the m groups a unit may change. Its grid follows
-// min(4 r / epsilon, 4 r) < 2^21, so it is exactly one count: no rounding.
-ReleasePlan plan_laplace_family(double epsilon, double delta, Mechanism mechanism, std::int64_t r,
-                                std::uint32_t m) {
-    const double l1 = static_cast<double>(kLevels) * static_cast<double>(r);
-    ReleasePlan plan = plan_release(epsilon, delta, mechanism, l1, 1.0, true, m);
-    if (plan.granularity != 1.0) throw std::logic_error("quantile tree: Laplace grid is not one count");
-    return plan;
-}
-
-// The Gaussian: the node-count vector over the m groups moves by at most L2 = sqrt(4 m) r, the
-// L2 norm of 4 m coordinates each moving by r, which is what plan_release calibrates with
-// sensitivity r over 4 m "groups". On a grid g > 1 (sigma >= 2^13 counts, tiny epsilon) the
-// counts are rounded and a level's change is no longer bounded by one coordinate's: each of
-// the at most 4 m r changed nodes then moves by at most ceil(d/g) <= floor(r/g) + 1 grid steps,
-// the plan's per-coordinate sensitivity, so 4 m r coordinates are planned (same for r = 1).
-ReleasePlan plan_gaussian(double epsilon, double delta, std::int64_t r, std::uint32_t m,
-                          std::uint32_t& coordinates) {
-    if (static_cast<std::int64_t>(m) * kLevels > kMaxGroupsPerUnit) {
-        throw ArgumentError(
-            "max_groups_contributed",
-            "max_groups_contributed must be at most " + std::to_string(kMaxGroupsPerUnit / kLevels) +
-                " for quantiles with Gaussian noise, got " + std::to_string(m),
-            "Each group's tree adds 4 noised coordinates per group; use fewer groups per unit.");
+// Each level of a group's tree is a vector of counts that one unit changes as count_vector.hpp
+// states (its r rows change some of the level's nodes, all in one direction, by r in total), so
+// the m groups' trees are 4 m such vectors: plan_count_vector over 4 m "groups". Laplace family:
+// each level at (epsilon, delta) / 4m with sensitivity r, i.e. L1 = 4 m r; Gaussian: L2 =
+// sqrt(4 m) r = 2 sqrt(m) r (coarser grids: count_vector's rounding bound).
+std::uint32_t level_vectors(std::uint32_t groups_per_unit) {
+    if (static_cast<std::int64_t>(groups_per_unit) * kLevels > kMaxGroupsPerUnit) {
+        throw ArgumentError("max_groups_contributed",
+                            "max_groups_contributed must be at most " +
+                                std::to_string(kMaxGroupsPerUnit / kLevels) + " for quantiles, got " +
+                                std::to_string(groups_per_unit),
+                            "A group's tree releases 4 levels of counts; use fewer groups per unit.");
     }
-    coordinates = m * kLevels;
-    ReleasePlan plan =
-        plan_release(epsilon, delta, Mechanism::Gaussian, static_cast<double>(r), 1.0, true, coordinates);
-    if (plan.granularity > 1.0 && r > 1) {
-        const std::int64_t wider = static_cast<std::int64_t>(coordinates) * r;
-        if (wider > kMaxGroupsPerUnit) {
-            throw RangeError("epsilon",
-                             "epsilon is too small for Gaussian quantiles with max_rows_contributed " +
-                                 std::to_string(r) + ": the node noise would exceed 2^13 counts",
-                             "Use a larger epsilon, fewer rows per unit, or mechanism 'laplace'.");
-        }
-        coordinates = static_cast<std::uint32_t>(wider);
-        plan =
-            plan_release(epsilon, delta, Mechanism::Gaussian, static_cast<double>(r), 1.0, true, coordinates);
-    }
-    return plan;
+    return groups_per_unit * kLevels;
 }
 
-ReleasePlan plan_nodes(const QuantileParameters& p, Mechanism mechanism, std::uint32_t& coordinates) {
-    coordinates = p.groups_per_unit;
-    if (mechanism == Mechanism::Gaussian)
-        return plan_gaussian(p.epsilon, p.delta, p.rows_per_unit, p.groups_per_unit, coordinates);
-    return plan_laplace_family(p.epsilon, mechanism == Mechanism::Laplace ? 0.0 : p.delta, mechanism,
-                               p.rows_per_unit, p.groups_per_unit);
+ReleasePlan plan_nodes(const QuantileParameters& p, Mechanism mechanism, std::uint32_t vectors) {
+    return plan_count_vector(p.epsilon, mechanism == Mechanism::Laplace ? 0.0 : p.delta, mechanism,
+                             kQuantileTreeLeaves, static_cast<std::uint32_t>(p.rows_per_unit), vectors);
 }
 
-// Auto: Laplace when delta = 0, else the least node-noise variance among the mechanisms valid
-// for (epsilon, delta) (a mechanism that cannot be planned is left out).
-Mechanism resolve_quantile_auto(const QuantileParameters& p) {
+// Auto: the Laplace when delta = 0, else the least node-noise variance among the plans of the
+// valid mechanisms. (plan_release's own rule compares continuous variances, but over 4 m >= 4
+// vectors the discrete Gaussian's sigma is at least 8 counts, which that rule does not see.)
+Mechanism resolve_auto(const QuantileParameters& p, std::uint32_t vectors) {
     if (p.delta == 0.0) return Mechanism::Laplace;
     Mechanism best = Mechanism::Laplace;
-    double best_variance = std::numeric_limits<double>::infinity();
-    for (Mechanism candidate : {Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace}) {
+    double least = std::numeric_limits<double>::infinity();
+    for (Mechanism candidate : {Mechanism::Laplace, Mechanism::TruncatedLaplace, Mechanism::Gaussian}) {
         if (candidate == Mechanism::TruncatedLaplace && !(p.delta < 0.5)) continue;
         try {
-            std::uint32_t coordinates = 0;
-            const double variance = plan_nodes(p, candidate, coordinates).noise_variance;
-            if (variance < best_variance) {
+            const double variance = plan_nodes(p, candidate, vectors).noise_variance;
+            if (variance < least) {
                 best = candidate;
-                best_variance = variance;
+                least = variance;
             }
-        } catch (const RangeError&) {}
+        } catch (const RangeError&) {  // not plannable at these parameters: not a candidate
+        }
     }
     return best;
 }
@@ -142,10 +111,7 @@ public:
 
 private:
     double draw(std::uint32_t level, std::uint32_t index) {
-        const std::int64_t count = exact_.count(level, index);
-        const double g = plan_.nodes.granularity;
-        const __int128 grid = units_to_grid(count, 0, g);  // the count itself when g = 1
-        return grid_units_to_double(grid + sample_release_noise(plan_.nodes, random_), g);
+        return static_cast<double>(noisy_count(plan_.nodes, exact_.count(level, index), random_));
     }
 
     const QuantilePlan& plan_;
@@ -221,29 +187,21 @@ void require_quantile_levels(const std::vector<double>& q) {
     }
 }
 
-void require_rows_per_unit(std::int64_t rows_per_unit) {
-    if (rows_per_unit >= 1 && rows_per_unit <= kMaxRowsPerUnit) return;
-    throw ArgumentError(
-        "max_rows_contributed",
-        "max_rows_contributed must lie in [1, " + std::to_string(kMaxRowsPerUnit) + "], got " +
-            std::to_string(rows_per_unit),
-        "max_rows_contributed is the number of rows one privacy unit may contribute to one group, "
-        "e.g. 1.");
-}
-
 QuantilePlan plan_quantile_release(const QuantileParameters& parameters) {
     (void)empty_quantile_tree(parameters.lower, parameters.upper);  // validates the bounds
     check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
-    require_rows_per_unit(parameters.rows_per_unit);
+    require_rows_per_unit("rows_per_unit", parameters.rows_per_unit);
     require_groups_per_unit(parameters.groups_per_unit);
-    const Mechanism mechanism =
-        parameters.mechanism == Mechanism::Auto ? resolve_quantile_auto(parameters) : parameters.mechanism;
     QuantilePlan plan{};
     plan.lower = parameters.lower;
     plan.upper = parameters.upper;
     plan.rows_per_unit = parameters.rows_per_unit;
     plan.groups_per_unit = parameters.groups_per_unit;
-    plan.nodes = plan_nodes(parameters, mechanism, plan.coordinates);
+    plan.level_vectors = level_vectors(parameters.groups_per_unit);
+    const Mechanism mechanism = parameters.mechanism == Mechanism::Auto
+                                    ? resolve_auto(parameters, plan.level_vectors)
+                                    : parameters.mechanism;
+    plan.nodes = plan_nodes(parameters, mechanism, plan.level_vectors);
     plan.noise_sd = std::sqrt(plan.nodes.noise_variance);
     return plan;
 }
@@ -270,21 +228,7 @@ std::vector<double> release_quantiles(const QuantilePlan& plan, const QuantileTr
 }
 
 ReleaseCharge quantile_release_charge(const QuantileParameters& parameters, const QuantilePlan& plan) {
-    ReleaseCharge charge{};
-    charge.mechanism = plan.nodes.mechanism;
-    charge.mechanism_name = mechanism_name(plan.nodes.mechanism);
-    charge.epsilon = parameters.epsilon;
-    charge.delta = plan.nodes.mechanism == Mechanism::Laplace ? 0.0 : parameters.delta;
-    charge.noise_scale = plan.nodes.noise_scale;
-    charge.sensitivity = plan.nodes.sensitivity;
-    if (plan.nodes.mechanism == Mechanism::Gaussian) {
-        // Every coordinate the calibration covers, each (sensitivity_int / sigma_int)^2.
-        const double one =
-            gaussian_mu2_upper(plan.nodes.sensitivity_int, plan.nodes.gaussian_sigma2_int.to_rational());
-        charge.gaussian_mu2 = std::nextafter(one * plan.coordinates, std::numeric_limits<double>::infinity());
-        if (one == 0.0) charge.gaussian_mu2 = 0.0;
-    }
-    return charge;
+    return count_release_charge(parameters.epsilon, parameters.delta, plan.nodes, plan.level_vectors);
 }
 
 }  // namespace pgdp

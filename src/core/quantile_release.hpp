@@ -9,8 +9,8 @@
 // A privacy unit with at most r rows in the group (rows_per_unit) changes, on each level, node
 // counts whose changes add up to at most r in absolute value: L1 <= 4 r over the tree, and
 // since on one level sum d_i^2 <= (sum |d_i|)^2 <= r^2, L2 <= sqrt(4) r = 2 r. The Laplace
-// family is calibrated to L1 = 4 r, the Gaussian to L2 = 2 r (as 4 coordinates each moving by
-// at most r, plan_release's groups_per_unit). Over m groups a unit may change (groups_per_unit),
+// family is calibrated to L1 = 4 r, the Gaussian to L2 = 2 r (each level a count vector of
+// core/count_vector.hpp changed by r rows). Over m groups a unit may change (groups_per_unit),
 // L1 = 4 m r and L2 = 2 sqrt(m) r. Google's library states the same as L0 = m * height
 // partitions, Linf = max contributions per partition.
 //
@@ -32,9 +32,6 @@ namespace pgdp {
 
 // The most quantile levels one call may ask for.
 constexpr std::size_t kMaxQuantileLevels = 1000;
-// The most rows one privacy unit may contribute to one group (max_rows_contributed): 4 r must
-// stay below 2^21 so that the Laplace family's grid is exactly one count.
-constexpr std::int64_t kMaxRowsPerUnit = 100000;
 // Children whose noisy count is at most this many noise standard deviations are read as empty
 // (post-processing: it only reads noisy counts and public parameters). 0: only negative and
 // zero counts; thresholds of 1, 2 and 3 standard deviations were measured no more accurate
@@ -43,8 +40,6 @@ constexpr double kQuantileNoiseThreshold = 0.0;
 
 // q: non-empty, at most kMaxQuantileLevels levels, each in [0, 1] (not NaN). ArgumentError("q").
 void require_quantile_levels(const std::vector<double>& q);
-// max_rows_contributed: an integer in [1, kMaxRowsPerUnit]. ArgumentError.
-void require_rows_per_unit(std::int64_t rows_per_unit);
 
 struct QuantileParameters {
     double lower = 0.0;
@@ -52,8 +47,8 @@ struct QuantileParameters {
     double epsilon = 0.0;
     double delta = 0.0;
     Mechanism mechanism = Mechanism::Laplace;  // as requested (may be Auto)
-    std::int64_t rows_per_unit = 1;            // r: rows one unit may add to a group
-    std::uint32_t groups_per_unit = 1;         // m: groups one unit may change
+    std::int64_t rows_per_unit = 1;     // r: rows one unit may add to a group (argument "rows_per_unit")
+    std::uint32_t groups_per_unit = 1;  // m: groups one unit may change
 };
 
 // Plain data.
@@ -62,18 +57,19 @@ struct QuantilePlan {
     double upper;
     std::int64_t rows_per_unit;
     std::uint32_t groups_per_unit;
-    // The noise of each node count, in counts. Laplace family: sensitivity 4 r (L1 of one
-    // group's tree), on the grid of one count. Gaussian: sensitivity r per coordinate over
-    // `coordinates` coordinates (4 m, or 4 m r when the grid is coarser than one count and r > 1,
-    // see plan_quantile_release).
+    // The noise of each node count (count_vector.hpp): the tree's 4 levels in each of the m
+    // groups a unit may change are level_vectors = 4 m count vectors, each changed by at most r
+    // rows: Laplace family at sensitivity r over 4 m vectors (L1 = 4 m r, grid one count),
+    // Gaussian at L2 = sqrt(4 m) r.
     ReleasePlan nodes;
-    std::uint32_t coordinates;
+    std::uint32_t level_vectors;
     double noise_sd;  // standard deviation of one node's noise, in counts
 };
 
 // Validates the bounds (lower < upper, finite), epsilon and delta for the mechanism,
-// rows_per_unit and groups_per_unit, resolves Auto (the least node-noise variance among the
-// valid mechanisms) and plans the node noise. ArgumentError/RangeError naming the argument.
+// rows_per_unit (count_vector.hpp's limit) and groups_per_unit (at most 250000: 4 m level
+// vectors), resolves Auto (the least node-noise variance among the valid mechanisms' plans)
+// and plans the node noise. ArgumentError or RangeError naming the argument.
 QuantilePlan plan_quantile_release(const QuantileParameters& parameters);
 
 // The quantiles at levels q (validated: require_quantile_levels) of one noisy tree: each in

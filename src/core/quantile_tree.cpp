@@ -106,68 +106,6 @@ void add_to_leaf(QuantileTreeState& state, std::uint32_t leaf, std::int64_t coun
     if (add_to_slot(state, leaf, count) && ++state.occupied * 2 > state.capacity) grow(state, memory);
 }
 
-// ---- serialization ----------------------------------------------------------------------------
-
-void put_varint(std::vector<unsigned char>& out, std::uint64_t value) {
-    while (value >= 0x80) {
-        out.push_back(static_cast<unsigned char>(value | 0x80));
-        value >>= 7;
-    }
-    out.push_back(static_cast<unsigned char>(value));
-}
-
-void put_double(std::vector<unsigned char>& out, double value) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<unsigned char>(bits >> (8 * i)));
-}
-
-class Reader {
-public:
-    Reader(const unsigned char* bytes, std::size_t size) : bytes_(bytes), size_(size) {}
-
-    std::uint64_t varint(const char* what) {
-        std::uint64_t value = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            if (position_ == size_) fail(std::string("truncated ") + what);
-            const unsigned char byte = bytes_[position_++];
-            const std::uint64_t bits = byte & 0x7F;
-            if (shift == 63 && bits > 1) fail(std::string(what) + " exceeds 64 bits");
-            value |= bits << shift;
-            if ((byte & 0x80) == 0) {
-                if (byte == 0 && shift > 0) fail(std::string(what) + " is not in its shortest form");
-                return value;
-            }
-        }
-        fail(std::string(what) + " exceeds 64 bits");
-    }
-
-    double binary64() {
-        if (size_ - position_ < 8) fail("truncated bounds");
-        std::uint64_t bits = 0;
-        for (int i = 0; i < 8; ++i) bits |= static_cast<std::uint64_t>(bytes_[position_++]) << (8 * i);
-        double value;
-        std::memcpy(&value, &bits, sizeof value);
-        return value;
-    }
-
-    unsigned char byte() {
-        if (position_ == size_) fail("empty");
-        return bytes_[position_++];
-    }
-
-    bool at_end() const { return position_ == size_; }
-
-    [[noreturn]] static void fail(const std::string& why) {
-        throw CorruptStateError("invalid pgdp quantile state: " + why);
-    }
-
-private:
-    const unsigned char* bytes_;
-    std::size_t size_;
-    std::size_t position_ = 0;
-};
-
 }  // namespace
 
 StateMemory heap_state_memory() { return StateMemory{heap_allocate, heap_release, nullptr}; }
@@ -242,68 +180,61 @@ std::vector<LeafCount> quantile_tree_leaves(const QuantileTreeState& state) {
     return leaves;
 }
 
-std::vector<unsigned char> serialize_quantile_tree(const QuantileTreeState& state) {
+StateBytes serialize_quantile_tree(const QuantileTreeState& state) {
     const std::vector<LeafCount> leaves = quantile_tree_leaves(state);
-    std::vector<unsigned char> out;
-    out.reserve(20 + leaves.size() * 4);
-    out.push_back(kQuantileTreeFormatVersion);
-    put_double(out, state.lower);
-    put_double(out, state.upper);
-    put_varint(out, leaves.size());
+    StateWriter out(kQuantileTreeFormatVersion);
+    out.put_f64(state.lower);
+    out.put_f64(state.upper);
+    out.put_varint(leaves.size());
     std::int64_t previous = -1;
     for (const LeafCount& leaf : leaves) {
-        put_varint(out, static_cast<std::uint64_t>(leaf.leaf - previous - 1));
-        put_varint(out, static_cast<std::uint64_t>(leaf.count));
+        out.put_varint(static_cast<std::uint64_t>(leaf.leaf - previous - 1));
+        out.put_varint(static_cast<std::uint64_t>(leaf.count));
         previous = leaf.leaf;
     }
-    return out;
+    return out.take();
 }
 
 QuantileTreeState deserialize_quantile_tree(const unsigned char* bytes, std::size_t size,
                                             const StateMemory& memory) {
-    Reader in(bytes, size);
-    const unsigned char version = in.byte();
-    if (version != kQuantileTreeFormatVersion) Reader::fail("unknown version " + std::to_string(version));
-    const double lower = in.binary64();
-    const double upper = in.binary64();
+    StateReader in(bytes, size, kQuantileTreeFormatVersion, "quantile state");
+    const double lower = in.get_f64();
+    const double upper = in.get_f64();
     QuantileTreeState state;
     try {
         state = empty_quantile_tree(lower, upper);
     } catch (const ArgumentError& error) {
-        Reader::fail(std::string("bad bounds: ") + error.what());
+        in.fail(std::string("its bounds are invalid: ") + error.what());
     }
-    const std::uint64_t leaves = in.varint("leaf count");
-    if (leaves > kQuantileTreeLeaves) Reader::fail("more leaves than the tree has");
+    const std::uint64_t leaves = in.get_varint();
+    if (leaves > kQuantileTreeLeaves) in.fail("it has more leaves than the tree");
     // Read everything first, so that a corrupt state allocates nothing.
     std::vector<LeafCount> parsed;
     parsed.reserve(static_cast<std::size_t>(leaves));
     std::uint64_t next_leaf = 0;  // the smallest leaf the next entry may name
     std::int64_t rows = 0;
     for (std::uint64_t i = 0; i < leaves; ++i) {
-        const std::uint64_t gap = in.varint("leaf gap");
-        if (gap >= kQuantileTreeLeaves - next_leaf) Reader::fail("leaf beyond 65535");
-        const std::uint64_t count = in.varint("count");
-        if (count == 0 || count > static_cast<std::uint64_t>(INT64_MAX)) Reader::fail("count out of range");
+        const std::uint64_t gap = in.get_varint();
+        if (gap >= kQuantileTreeLeaves - next_leaf) in.fail("a leaf lies beyond 65535");
+        const std::uint64_t count = in.get_varint();
+        if (count == 0 || count > static_cast<std::uint64_t>(INT64_MAX)) in.fail("a count is out of range");
         if (__builtin_add_overflow(rows, static_cast<std::int64_t>(count), &rows)) {
-            Reader::fail("more than 2^63 - 1 rows");
+            in.fail("it counts more than 2^63 - 1 rows");
         }
         const auto leaf = static_cast<std::uint32_t>(next_leaf + gap);
         parsed.push_back({leaf, static_cast<std::int64_t>(count)});
         next_leaf = leaf + 1;
     }
-    if (!in.at_end()) Reader::fail("trailing bytes");
+    in.expect_end();
     if (parsed.size() * 2 > kMaxSparseCapacity) {
         allocate_dense(state, memory);
         for (const LeafCount& leaf : parsed) state.counts[leaf.leaf] = leaf.count;
-        state.occupied = static_cast<std::uint32_t>(parsed.size());
-        state.rows = rows;
-        return state;
+    } else if (!parsed.empty()) {
+        std::uint32_t capacity = kFirstCapacity;
+        while (capacity < parsed.size() * 2) capacity *= 2;
+        allocate_table(state, capacity, memory);
+        for (const LeafCount& leaf : parsed) add_to_slot(state, leaf.leaf, leaf.count);
     }
-    if (parsed.empty()) return state;
-    std::uint32_t capacity = kFirstCapacity;
-    while (capacity < parsed.size() * 2) capacity *= 2;
-    allocate_table(state, capacity, memory);
-    for (const LeafCount& leaf : parsed) add_to_slot(state, leaf.leaf, leaf.count);
     state.occupied = static_cast<std::uint32_t>(parsed.size());
     state.rows = rows;
     return state;

@@ -22,10 +22,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <vector>
+
+#include "core/state_bytes.hpp"
 
 namespace pgdp {
 
@@ -43,12 +43,6 @@ struct StateMemory {
 };
 // std::malloc and std::free.
 StateMemory heap_state_memory();
-
-// Bytes that are not a valid serialized state (wrong version, length, order or values).
-class CorruptStateError : public std::runtime_error {
-public:
-    explicit CorruptStateError(const std::string& message) : std::runtime_error(message) {}
-};
 
 struct QuantileTreeState {
     double lower;
@@ -96,7 +90,7 @@ std::int64_t quantile_leaf_count(const QuantileTreeState& state, std::uint32_t l
 //   k times     varint gap (leaf - previous leaf - 1, the first leaf itself), varint count (>= 1)
 // Varints are LEB128, shortest form only.
 constexpr unsigned char kQuantileTreeFormatVersion = 1;
-std::vector<unsigned char> serialize_quantile_tree(const QuantileTreeState& state);
+StateBytes serialize_quantile_tree(const QuantileTreeState& state);
 // Builds a state from bytes; CorruptStateError unless the bytes are exactly what
 // serialize_quantile_tree writes for some state (version, bounds valid, leaves increasing and
 // below 65536, counts >= 1, their sum below 2^63, no trailing bytes).

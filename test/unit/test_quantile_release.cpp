@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/count_vector.hpp"
 #include "core/errors.hpp"
 #include "core/quantile_release.hpp"
 #include "core/quantile_tree.hpp"
@@ -75,14 +76,18 @@ TEST(QuantileRelease, BadInputNamesTheArgument) {
     EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1.0, 0.6, Mechanism::TruncatedLaplace))), "delta");
     QuantileParameters rows = parameters(1.0, 0.0, Mechanism::Laplace);
     rows.rows_per_unit = 0;
-    EXPECT_EQ(pgdp_test::rejected_argument(plan(rows)), "max_rows_contributed");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(rows)), "rows_per_unit");
     rows.rows_per_unit = pgdp::kMaxRowsPerUnit + 1;
-    EXPECT_EQ(pgdp_test::rejected_argument(plan(rows)), "max_rows_contributed");
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(rows)), "rows_per_unit");
     QuantileParameters groups = parameters(1.0, 0.0, Mechanism::Laplace);
     groups.groups_per_unit = 0;
     EXPECT_EQ(pgdp_test::rejected_argument(plan(groups)), "max_groups_contributed");
+    groups.groups_per_unit = 250001;  // 4 level vectors per group: 4 m <= 1000000
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(groups)), "max_groups_contributed");
+    groups.groups_per_unit = 250000;
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(groups)), "no error");
     EXPECT_EQ(pgdp_test::rejected_argument([] { (void)pgdp::parse_mechanism("exponential"); }), "mechanism");
-    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1e-300, 0.0, Mechanism::Laplace))),
+    EXPECT_EQ(pgdp_test::rejected_argument(plan(parameters(1e-200, 0.0, Mechanism::Laplace))),
               "range:epsilon");
 }
 
@@ -113,7 +118,7 @@ TEST(QuantileRelease, NodeCountSensitivityIsFourRowsInL1AndTwoRowsInL2) {
 }
 
 TEST(QuantileRelease, LaplacePlansCoverTheL1OfEveryGroupAUnitChanges) {
-    for (std::int64_t r : {1, 3, 1000}) {
+    for (std::int64_t r : {1, 3, 1000, 1000000}) {
         for (std::uint32_t m : {1u, 4u}) {
             for (double epsilon : {0.01, 1.0, 50.0}) {
                 QuantileParameters p = parameters(epsilon, 0.0, Mechanism::Laplace);
@@ -122,7 +127,8 @@ TEST(QuantileRelease, LaplacePlansCoverTheL1OfEveryGroupAUnitChanges) {
                 const QuantilePlan plan = pgdp::plan_quantile_release(p);
                 EXPECT_EQ(plan.nodes.mechanism, Mechanism::Laplace);
                 EXPECT_EQ(plan.nodes.granularity, 1.0);  // counts are not rounded
-                EXPECT_EQ(plan.nodes.sensitivity_int, static_cast<std::uint64_t>(4 * r));
+                EXPECT_EQ(plan.level_vectors, 4 * m);
+                EXPECT_EQ(plan.nodes.sensitivity_int, static_cast<std::uint64_t>(r));  // per level
                 // Discrete Laplace of scale t over vectors of L1 4 r m: (4 r m / t)-DP.
                 EXPECT_LE(pgdp::Rational(4 * r * m) / plan.nodes.laplace_scale_int.to_rational(),
                           pgdp::Rational(epsilon));
@@ -142,7 +148,7 @@ TEST(QuantileRelease, GaussianPlansCoverTheL2OfEveryGroupAUnitChanges) {
                 p.groups_per_unit = m;
                 const QuantilePlan plan = pgdp::plan_quantile_release(p);
                 ASSERT_EQ(plan.nodes.granularity, 1.0);
-                EXPECT_EQ(plan.coordinates, 4 * m);
+                EXPECT_EQ(plan.level_vectors, 4 * m);
                 // L2 = 2 sqrt(m) r counts against sigma_int: the Gaussian meets (epsilon, delta).
                 const long double sigma = std::sqrt(plan.nodes.gaussian_sigma2_int.to_double());
                 const long double mu = 2.0L * std::sqrt(static_cast<long double>(m)) * r / sigma;
@@ -156,14 +162,18 @@ TEST(QuantileRelease, GaussianPlansCoverTheL2OfEveryGroupAUnitChanges) {
             }
         }
     }
-    // A grid coarser than one count (tiny epsilon) with several rows per unit: every changed node
-    // is a coordinate of its own, 4 m r of them.
+    // A grid g coarser than one count (tiny epsilon) with r = 3 rows per unit: a level's rounded
+    // counts move by at most floor(3/g) + 1 at each of at most 3 nodes, an L2 norm of at most
+    // floor(3/g) + sqrt(3) grid steps per level; the plan's per-level bound must cover it and
+    // meet (epsilon, delta) over the 4 levels.
     QuantileParameters p = parameters(1e-4, 1e-7, Mechanism::Gaussian);
     p.rows_per_unit = 3;
     const QuantilePlan plan = pgdp::plan_quantile_release(p);
-    EXPECT_GT(plan.nodes.granularity, 1.0);
-    EXPECT_EQ(plan.coordinates, 12u);
-    EXPECT_EQ(plan.nodes.sensitivity_int, 1u);
+    const double g = plan.nodes.granularity;
+    ASSERT_GT(g, 1.0);
+    EXPECT_GE(static_cast<double>(plan.nodes.sensitivity_int), std::floor(3.0 / g) + std::sqrt(3.0));
+    const long double sigma = std::sqrt(plan.nodes.gaussian_sigma2_int.to_double());
+    EXPECT_LE(gaussian_profile(2.0L * plan.nodes.sensitivity_int / sigma, 1e-4), 1e-7);
 }
 
 TEST(QuantileRelease, AutoTakesTheLeastNodeNoise) {
