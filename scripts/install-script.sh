@@ -55,10 +55,14 @@ sum_final() {
         *) echo pgdp_sum_final_float8 ;;
     esac
 }
-mean_final() {
-    case "$1" in
-        numeric) echo pgdp_mean_final_numeric ;;
-        *) echo pgdp_mean_final_float8 ;;
+# mean_final TYPE, variance_final TYPE, stddev_final TYPE: numeric for numeric values, else float8.
+mean_final() { typed_final pgdp_mean_final "$1"; }
+variance_final() { typed_final pgdp_variance_final "$1"; }
+stddev_final() { typed_final pgdp_stddev_final "$1"; }
+typed_final() {
+    case "$2" in
+        numeric) echo "$1_numeric" ;;
+        *) echo "$1_float8" ;;
     esac
 }
 
@@ -69,6 +73,10 @@ SUM_CI_COMMENT='dp_sum with its (1 - alpha) interval and noise scale, as a dp_re
 MEAN_CI_COMMENT='dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.'
 GROUPS_COMMENT='Private group selection (HAVING dp_groups(...)): true if the group may be released, decided from its number of privacy units.'
 COUNT_CI_COMMENT='dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.'
+VARIANCE_COMMENT='Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.'
+STDDEV_COMMENT='Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].'
+VARIANCE_CI_COMMENT='dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.'
+STDDEV_CI_COMMENT='dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.'
 
 aggregates() {
     local form type
@@ -85,10 +93,12 @@ EOF
     transition pgdp_count_transfn pgdp_count_transfn "float8, float8, text, int8"
     cat <<'EOF'
 
--- The aggregates: dp_sum and dp_mean (and dp_sum_ci, dp_mean_ci) for every value type and form,
+-- The aggregates: dp_sum, dp_mean, dp_variance and dp_stddev (and their *_ci forms) for every
+-- value type and form,
 --   (value, lower, upper, epsilon [, delta [, mechanism]] [, alpha])
 -- dp_sum returns bigint for integer values, numeric for numeric and double precision otherwise;
--- dp_mean returns numeric for numeric values and double precision otherwise; the *_ci forms
+-- dp_mean, dp_variance and dp_stddev return numeric for numeric values and double precision
+-- otherwise; the *_ci forms
 -- return a dp_release. dp_count and dp_count_ci take no value: (epsilon [, delta [, mechanism]]).
 EOF
     for type in "${VALUE_TYPES[@]}"; do
@@ -101,6 +111,14 @@ EOF
                 "$SUM_CI_COMMENT"
             aggregate dp_mean_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_mean_ci_final \
                 "$MEAN_CI_COMMENT"
+            aggregate dp_variance "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(variance_final "$type")" \
+                "$VARIANCE_COMMENT"
+            aggregate dp_stddev "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(stddev_final "$type")" \
+                "$STDDEV_COMMENT"
+            aggregate dp_variance_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
+                pgdp_variance_ci_final "$VARIANCE_CI_COMMENT"
+            aggregate dp_stddev_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
+                pgdp_stddev_ci_final "$STDDEV_CI_COMMENT"
         done
     done
     echo

@@ -7,15 +7,15 @@
 #include <string>
 
 #include "core/budget_accounting.hpp"
+#include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/errors.hpp"
 #include "core/validate.hpp"
+#include "core/variance_release.hpp"
 
 namespace pgdp {
 
 namespace {
-
-bool has_bounds(AggregateKind kind) { return kind == AggregateKind::Sum || kind == AggregateKind::Mean; }
 
 // dp_sum: adding or removing one row moves the total by at most max(|lower|, |upper|), plus the
 // accumulation unit's rounding (clamped_sum_sensitivity). The grid is never finer than the unit,
@@ -43,10 +43,6 @@ void plan_mean(const AggregateParameters& p, AggregatePlan& plan) {
     const Mechanism mechanism = plan.sum.mechanism;
     plan.count = plan_release(p.epsilon / 2, mechanism == Mechanism::Laplace ? 0.0 : p.delta / 2, mechanism,
                               1.0, 1.0, true, p.groups_per_unit);
-}
-
-double noisy_grid_value(const ReleasePlan& plan, __int128 grid_units, RandomSource& random) {
-    return grid_units_to_double(grid_units + sample_release_noise(plan, random), plan.granularity);
 }
 
 // value +- the plan's half-width at alpha (release_half_width).
@@ -98,6 +94,10 @@ AggregateRelease release_mean(const AggregateParameters& p, const AggregatePlan&
 
 }  // namespace
 
+double noisy_grid_value(const ReleasePlan& plan, __int128 grid_units, RandomSource& random) {
+    return grid_units_to_double(grid_units + sample_release_noise(plan, random), plan.granularity);
+}
+
 AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_interval,
                                                   AggregateParameters given,
                                                   std::string_view mechanism_name) {
@@ -113,7 +113,7 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
         return given;
     }
     given.min_units = 1;
-    if (has_bounds(kind)) require_usable_bounds(given.lower, given.upper);
+    if (reads_bounded_value(kind)) require_usable_bounds(given.lower, given.upper);
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);
     if (with_interval) {
@@ -121,8 +121,9 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
     } else {
         given.alpha = 0.0;
     }
-    if (has_bounds(kind)) {
+    if (reads_bounded_value(kind)) {
         given.unit_exponent = sum_unit_exponent(given.lower, given.upper);
+        if (reads_squares(kind)) (void)centred_square_units(given.lower, given.upper, given.unit_exponent);
     } else {
         given.lower = given.upper = 0.0;
         given.integer_values = false;
@@ -140,6 +141,10 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
             break;
         case AggregateKind::Mean:
             plan_mean(parameters, plan);
+            break;
+        case AggregateKind::Variance:
+        case AggregateKind::StandardDeviation:
+            plan_variance(parameters, plan);
             break;
         case AggregateKind::Count:
             plan.count = plan_release(parameters.epsilon, parameters.delta, parameters.mechanism, 1.0, 1.0,
@@ -161,6 +166,7 @@ PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t unit
 AggregateRelease release_aggregate(const AggregateParameters& parameters, const AggregatePlan& plan,
                                    const ExactTotals& totals, RandomSource& random) {
     if (plan.kind == AggregateKind::Mean) return release_mean(parameters, plan, totals, random);
+    if (reads_squares(plan.kind)) return release_variance(parameters, plan, totals, random);
     const ReleasePlan& main = plan.main();
     const __int128 exact =
         plan.kind == AggregateKind::Count
@@ -201,10 +207,16 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
             const double one = gaussian_mu2_upper(r.sensitivity_int, r.gaussian_sigma2_int.to_rational());
             return m == 1 ? one : std::nextafter(one * m, std::numeric_limits<double>::infinity());
         };
+        // dp_mean adds the count's; dp_variance and dp_stddev (main: the squares) the sum's and count's.
         double mu2 = coordinates_mu2(main);
-        if (plan.kind == AggregateKind::Mean) {
-            const double count_mu2 = coordinates_mu2(plan.count);
-            mu2 = mu2 > 0.0 && count_mu2 > 0.0 ? add_rounded_up(mu2, count_mu2) : 0.0;
+        auto add = [&](const ReleasePlan& r) {
+            const double more = coordinates_mu2(r);
+            mu2 = mu2 > 0.0 && more > 0.0 ? add_rounded_up(mu2, more) : 0.0;
+        };
+        if (plan.kind == AggregateKind::Mean) add(plan.count);
+        if (reads_squares(plan.kind)) {
+            add(plan.sum);
+            add(plan.count);
         }
         charge.gaussian_mu2 = mu2;
     }

@@ -1,4 +1,5 @@
-// The privacy arithmetic of the aggregates dp_sum, dp_mean and dp_count (and their *_ci forms),
+// The privacy arithmetic of the aggregates dp_sum, dp_mean, dp_count, dp_variance and dp_stddev
+// (and their *_ci forms),
 // free of PostgreSQL: validate a call's privacy parameters, plan its releases (the sensitivity
 // of each released total and dp_mean's budget split), release from exact totals, and say what the
 // budget ledger is charged. The shim (src/pg/sql/aggregates.cpp) only reads arguments and keeps the
@@ -15,7 +16,20 @@
 namespace pgdp {
 
 // Selection: dp_groups, the private selection of a group (keep or drop, from its unit count).
-enum class AggregateKind { Sum, Mean, Count, Selection };
+// Variance and StandardDeviation (population): one plan and release (variance_release.hpp), the
+// latter reports the square root.
+enum class AggregateKind { Sum, Mean, Count, Selection, Variance, StandardDeviation };
+
+// The aggregates that read a value clamped to bounds (value, lower, upper, epsilon, ...).
+constexpr bool reads_bounded_value(AggregateKind kind) {
+    return kind == AggregateKind::Sum || kind == AggregateKind::Mean || kind == AggregateKind::Variance ||
+           kind == AggregateKind::StandardDeviation;
+}
+
+// The aggregates that also accumulate centred squares (centred_squares.hpp).
+constexpr bool reads_squares(AggregateKind kind) {
+    return kind == AggregateKind::Variance || kind == AggregateKind::StandardDeviation;
+}
 
 // The privacy parameters of one aggregate call.
 struct AggregateParameters {
@@ -42,30 +56,38 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
                                                   AggregateParameters given, std::string_view mechanism_name);
 
 // The releases of one call: dp_sum releases `sum`, dp_count `count`, dp_mean both (`sum` is then
-// the sum of value - midpoint), dp_groups its `selection`. Plain data.
+// the sum of value - midpoint), dp_variance and dp_stddev those two and `squares`, the sum of
+// (value - midpoint)^2; dp_groups its `selection`. Plain data.
 struct AggregatePlan {
     AggregateKind kind;
     ReleasePlan sum;
     ReleasePlan count;
+    ReleasePlan squares;
     PartitionSelectionPlan selection;
 
     // The plan reported and charged as the call's mechanism, noise scale and sensitivity.
-    const ReleasePlan& main() const { return kind == AggregateKind::Count ? count : sum; }
+    const ReleasePlan& main() const {
+        if (kind == AggregateKind::Count) return count;
+        return reads_squares(kind) ? squares : sum;
+    }
 };
 
 // Throws ArgumentError/RangeError for parameters no release can honour (plan_release).
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters);
 
 // What an aggregate computed exactly: the total of clamped values in units of 2^unit_exponent
-// (dp_sum, dp_mean) and the rows counted.
+// (dp_sum, dp_mean, dp_variance, dp_stddev), the rows counted and (dp_variance, dp_stddev) the
+// total of centred squares in square units (centred_squares.hpp).
 struct ExactTotals {
     __int128 total_units = 0;
     std::int64_t rows = 0;
+    __int128 square_units = 0;
 };
 
 // What a call releases: the value and, for the *_ci forms (alpha > 0), an interval holding the
 // exact value with probability >= 1 - alpha; noise_sd is the noise's standard deviation (for
-// dp_mean a delta-method estimate). All computed from noisy values and public parameters.
+// dp_mean, dp_variance and dp_stddev a delta-method estimate). All computed from noisy values and
+// public parameters.
 struct AggregateRelease {
     double value = 0.0;
     double ci_lower = 0.0;
@@ -75,6 +97,10 @@ struct AggregateRelease {
 
 AggregateRelease release_aggregate(const AggregateParameters& parameters, const AggregatePlan& plan,
                                    const ExactTotals& totals, RandomSource& random);
+
+// One release of a total already on the plan's grid (units_to_grid): plus one draw of the plan's
+// noise, in value units.
+double noisy_grid_value(const ReleasePlan& plan, __int128 grid_units, RandomSource& random);
 
 // dp_groups: keep the group of `units` privacy units or not (select_partition).
 PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t units, RandomSource& random);

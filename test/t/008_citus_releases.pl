@@ -173,6 +173,37 @@ is( charged_once(
 	'dp_count_ci and dp_mean_ci: exact values and the mechanism');
 
 {
+	# dp_variance and dp_stddev (0.11): the workers also sum each row's centred square
+	# (pgdp.centred_squares); one ledger row per call, exact at a huge epsilon against var_pop and
+	# stddev_pop of the clamped values, whole table and per group.
+	my $released = charged_once(
+		q{SELECT dp_variance(amount, 0, 100, 1e9), dp_stddev(price, 10, 250, 1e9, 1e-9, 'tlap') FROM sales},
+		2, 'dp_variance and dp_stddev');
+	my $exact = $cluster->sql('coordinator',
+		q{SELECT var_pop(least(greatest(amount, 0), 100)), stddev_pop(least(greatest(price, 10), 250)) FROM sales});
+	my ($variance, $stddev) = split /\|/, $released;
+	my ($var_pop, $stddev_pop) = split /\|/, $exact;
+	ok(abs($variance - $var_pop) < 1e-6 * 100**2 && abs($stddev - $stddev_pop) < 1e-6 * 240,
+		'dp_variance and dp_stddev: var_pop and stddev_pop of the clamped values')
+	  or diag("released $released, exact $exact");
+	my @groups = split /\n/, charged_once(
+		q{SELECT region, dp_variance(amount, 0, 50, 1e9), (dp_stddev_ci(amount, 0, 50, 1e9, 0.05)).ci_upper
+		  FROM sales GROUP BY region ORDER BY region},
+		2, 'dp_variance, dp_stddev_ci per region');
+	my @references = split /\n/, $cluster->sql('coordinator',
+		q{SELECT region, var_pop(least(amount, 50)), stddev_pop(least(amount, 50)) FROM sales GROUP BY region ORDER BY region});
+	is(scalar @groups, scalar @references, 'dp_variance per region: every region');
+	for my $i (0 .. $#references)
+	{
+		my ($region, $v, $upper) = split /\|/, $groups[$i];
+		my ($reference_region, $reference, $reference_sd) = split /\|/, $references[$i];
+		ok($region eq $reference_region && abs($v - $reference) < 1e-6 * 50**2 && $upper >= $reference_sd,
+			"dp_variance of region $region: var_pop, and the stddev interval holds stddev_pop")
+		  or diag("$groups[$i] vs $references[$i]");
+	}
+}
+
+{
 	# (record).* writes the call once per column: still one release, whose columns belong
 	# together (the interval is centred on the value it was computed from).
 	my $row = charged_once(q{SELECT (dp_sum_ci(amount, 0, 100, 1.0, 0, 'laplace', 0.05)).* FROM sales},

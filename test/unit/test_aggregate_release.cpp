@@ -15,6 +15,7 @@
 #include "core/aggregate_release.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/errors.hpp"
+#include "aggregate_test_helpers.hpp"
 #include "noise_test_helpers.hpp"
 
 namespace {
@@ -23,17 +24,7 @@ using pgdp::AggregateKind;
 using pgdp::AggregateParameters;
 using pgdp::Mechanism;
 
-AggregateParameters given(double lower, double upper, double epsilon, double delta, double alpha = 0.0,
-                          bool integer_values = false) {
-    AggregateParameters p;
-    p.lower = lower;
-    p.upper = upper;
-    p.epsilon = epsilon;
-    p.delta = delta;
-    p.alpha = alpha;
-    p.integer_values = integer_values;
-    return p;
-}
+using pgdp_test::given;
 
 std::string rejected_argument(AggregateKind kind, bool with_interval, const AggregateParameters& p,
                               const char* mechanism) {

@@ -45,6 +45,10 @@ inline constexpr AggregateDefinition kAggregates[] = {
     {"dp_sum_ci",   AggregateKind::Sum,       true,  "pgdp_sum_ci_final",   { 1,  2, 3, -1},                     5, 7},
     {"dp_mean_ci",  AggregateKind::Mean,      true,  "pgdp_mean_ci_final",  { 1,  2, 3, -1},                     5, 7},
     {"dp_count_ci", AggregateKind::Count,     true,  "pgdp_count_ci_final", {-1, -1, 0, -1},                     2, 4},
+    {"dp_variance", AggregateKind::Variance,  false, "pgdp_variance_final", { 1,  2, 3, -1},                     4, 6},
+    {"dp_stddev",   AggregateKind::StandardDeviation, false, "pgdp_stddev_final", { 1,  2, 3, -1},               4, 6},
+    {"dp_variance_ci", AggregateKind::Variance, true, "pgdp_variance_ci_final", { 1,  2, 3, -1},                 5, 7},
+    {"dp_stddev_ci", AggregateKind::StandardDeviation, true, "pgdp_stddev_ci_final", { 1,  2, 3, -1},            5, 7},
     // Private group selection: dp_groups(epsilon, delta [, mechanism [, min_units]]) -> boolean.
     {"dp_groups",   AggregateKind::Selection, false, "pgdp_groups_final",   {-1, -1, 0,  3},                     2, 4},
 };
@@ -119,8 +123,13 @@ inline constexpr AggregateIdentity kDpSumCi = identity_table::named("dp_sum_ci")
 inline constexpr AggregateIdentity kDpMeanCi = identity_table::named("dp_mean_ci");
 inline constexpr AggregateIdentity kDpCountCi = identity_table::named("dp_count_ci");
 inline constexpr AggregateIdentity kDpGroups = identity_table::named("dp_groups");
+inline constexpr AggregateIdentity kDpVariance = identity_table::named("dp_variance");
+inline constexpr AggregateIdentity kDpStddev = identity_table::named("dp_stddev");
+inline constexpr AggregateIdentity kDpVarianceCi = identity_table::named("dp_variance_ci");
+inline constexpr AggregateIdentity kDpStddevCi = identity_table::named("dp_stddev_ci");
 static_assert(kDpSum.is_pgdp && kDpMean.is_pgdp && kDpCount.is_pgdp && kDpSumCi.is_pgdp &&
-                  kDpMeanCi.is_pgdp && kDpCountCi.is_pgdp && kDpGroups.is_pgdp,
+                  kDpMeanCi.is_pgdp && kDpCountCi.is_pgdp && kDpGroups.is_pgdp && kDpVariance.is_pgdp &&
+                  kDpStddev.is_pgdp && kDpVarianceCi.is_pgdp && kDpStddevCi.is_pgdp,
               "every kDp* identity names a row of kAggregates");
 
 }  // namespace pgdp::pg

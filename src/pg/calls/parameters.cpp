@@ -111,7 +111,10 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 }  // namespace
 
 int written_argument_count(const Aggref* aggref) {
-    return list_length(aggref->args) - (reads_partial_totals(aggref) ? 2 : 0);
+    if (!reads_partial_totals(aggref)) return list_length(aggref->args);
+    // The units' total and the rows; dp_variance and dp_stddev also the centred squares' total.
+    return list_length(aggref->args) -
+           (pgdp::reads_squares(identify_aggregate(aggref->aggfnoid).kind) ? 3 : 2);
 }
 
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {

@@ -149,8 +149,9 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
     rewritten->aggfilter = nullptr;
     Expr* units_total = nullptr;
+    Expr* squares_total = nullptr;  // dp_variance, dp_stddev
     Expr* rows = nullptr;
-    const bool has_value = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean;
+    const bool has_value = pgdp::reads_bounded_value(identity.kind);
     if (has_value) {
         TargetEntry* value_entry = linitial_node(TargetEntry, rewritten->args);
         Expr* value = value_entry->expr;
@@ -168,6 +169,14 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
                                           list_make3(as_number, copyObjectImpl(lower), copyObjectImpl(upper)),
                                           InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
         units_total = (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
+        if (pgdp::reads_squares(identity.kind)) {
+            Expr* squares = (Expr*)makeFuncExpr(
+                pgdp_extension_function("centred_squares", 3, types, "0.11"), INT8OID,
+                list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
+                InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+            squares_total =
+                (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, squares, (Expr*)copyObjectImpl(filter));
+        }
         // Integers are never NaN: count them directly (NaN values count as no row, as in the
         // single-node transition, through the units being NULL).
         Expr* counted =
@@ -190,6 +199,14 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     rewritten->args = lappend(rewritten->args, makeTargetEntry(units_argument, nargs + 1, nullptr, false));
     rewritten->args = lappend(rewritten->args, makeTargetEntry(rows_argument, nargs + 2, nullptr, false));
     rewritten->aggargtypes = lappend_oid(lappend_oid(list_copy(rewritten->aggargtypes), NUMERICOID), INT8OID);
+    if (squares_total != nullptr) {
+        // The centred squares' total last (aggregates.cpp add_partial_totals reads it there).
+        snprintf(name, sizeof(name), "squares_%d", index);
+        Expr* squares_argument = (Expr*)partials_column(rewrite, squares_total, name);
+        rewritten->args =
+            lappend(rewritten->args, makeTargetEntry(squares_argument, nargs + 3, nullptr, false));
+        rewritten->aggargtypes = lappend_oid(rewritten->aggargtypes, NUMERICOID);
+    }
     rewritten->location = call_location(groups_per_unit_of(call), true);
     return rewritten;
 }

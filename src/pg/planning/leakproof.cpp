@@ -257,7 +257,7 @@ void check_leakproof_level(Query* level, const LevelShape& shape, List* calls, c
     foreach (cell, calls) {
         const Aggref* call = static_cast<const Aggref*>(lfirst(cell));
         const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
-        if (kind != AggregateKind::Sum && kind != AggregateKind::Mean) continue;
+        if (!pgdp::reads_bounded_value(kind)) continue;
         if (leaky_node((Node*)linitial_node(TargetEntry, call->args)->expr, &function))
             refuse_leaky(name, "aggregated value", function);
     }

@@ -94,9 +94,10 @@ Expr* saturated_numeric(Expr* value) {
     return (Expr*)saturated;
 }
 
-// Level 1's partial for one call: the unit's sum (dp_sum) or mean (dp_mean) of the value, in a
-// type whose sum cannot overflow into an error on any rows, in every person-level level (issue 20:
-// an error only when one person's rows match a condition tells that they do): floats summed as
+// Level 1's partial for one call: the unit's sum (dp_sum) or mean (dp_mean, dp_variance, dp_stddev:
+// the spread of the units' means) of the value, in a type whose sum cannot overflow into an error
+// on any rows, in every person-level level (issue 20: an error only when one person's rows match a
+// condition tells that they do): floats summed as
 // numeric (sum and avg of float8 raise past 1.8e308, avg already on one value of 1e200 through its
 // sum of squares), numeric values saturated per row (above). Integers keep PostgreSQL's sums
 // (int2/int4 in 64 bits, int8 in 128 bits as numeric), so that an integer release stays integral
@@ -202,7 +203,7 @@ Query* units_level(Query* level, const LevelShape& shape, Expr* unit, List* call
         const Aggref* call = static_cast<Aggref*>(lfirst(cell));
         const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
         int column = 0;  // dp_count and dp_groups count the units' rows as they are
-        if (kind == AggregateKind::Sum || kind == AggregateKind::Mean) {
+        if (pgdp::reads_bounded_value(kind)) {
             column = list_length(units->targetList) + 1;
             units->targetList =
                 lappend(units->targetList,

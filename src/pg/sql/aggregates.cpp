@@ -1,6 +1,7 @@
-// dp_sum, dp_mean and dp_count: STYPE = internal states in the aggregate memory context holding
-// exact fixed-point totals (src/core/clamped_sum.hpp), combine/serialize/deserialize for
-// parallel plans, and noise only in the final function (src/core/release_plan.hpp).
+// dp_sum, dp_mean, dp_count, dp_variance and dp_stddev: STYPE = internal states in the aggregate
+// memory context holding exact fixed-point totals (src/core/clamped_sum.hpp, and for dp_variance
+// and dp_stddev src/core/centred_squares.hpp), combine/serialize/deserialize for parallel plans,
+// and noise only in the final function (src/core/release_plan.hpp).
 //
 // The privacy parameters (bounds, epsilon, delta, mechanism) are read from the aggregate call's
 // expressions, never from row data: each must be a constant or a query parameter (no column, no
@@ -25,6 +26,7 @@ extern "C" {
 #include <limits>
 #include <type_traits>
 
+#include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/aggregate_release.hpp"
 #include "pg/calls/aggregate_identity.hpp"
@@ -41,41 +43,48 @@ using pgdp::pg::AggregateKind;
 using pgdp::pg::is_integer_type;
 using pgdp::pg::Parameters;
 
-// The running state: rows seen (non-NULL, non-NaN values; every row for dp_count) and the total of
-// clamped values in units of 2^unit_exponent.
-// palloc guarantees only MAXALIGN (8-byte) alignment, so the 128-bit total is kept as two
-// 64-bit halves rather than as an __int128 member (which the compiler may access with 16-byte
+// The running state: rows seen (non-NULL, non-NaN values; every row for dp_count), the total of
+// clamped values in units of 2^unit_exponent and (dp_variance, dp_stddev; 0 otherwise) the total
+// of their centred squares in square units.
+// palloc guarantees only MAXALIGN (8-byte) alignment, so the 128-bit totals are kept as two
+// 64-bit halves rather than as __int128 members (which the compiler may access with 16-byte
 // aligned instructions).
 // lower and upper: the bounds the state was computed with, checked when parallel workers' partial
 // states are combined (a worker evaluates the parameters itself; they must be the charged ones).
+struct WideTotal {
+    uint64 low;
+    int64 high;
+
+    __int128 get() const {
+        return static_cast<__int128>(high) * (static_cast<__int128>(1) << 64) + static_cast<__int128>(low);
+    }
+    void add(__int128 value) {
+        const __int128 sum = get() + value;
+        low = static_cast<uint64>(sum);
+        high = static_cast<int64>(sum >> 64);
+    }
+};
+
 struct ClampedState {
     int64 rows;
-    uint64 total_low;
-    int64 total_high;
+    WideTotal units;
+    WideTotal squares;
     double lower;
     double upper;
-
-    __int128 total() const {
-        return static_cast<__int128>(total_high) * (static_cast<__int128>(1) << 64) +
-               static_cast<__int128>(total_low);
-    }
-    void set_total(__int128 value) {
-        total_low = static_cast<uint64>(value);
-        total_high = static_cast<int64>(value >> 64);
-    }
-    void add(__int128 value) { set_total(total() + value); }
 };
 static_assert(alignof(ClampedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
 
-constexpr uint8 kStateFormatVersion = 2;
-constexpr int kSerializedStateSize = 1 + 8 + 16 + 8 + 8;
+constexpr uint8 kStateFormatVersion = 3;
+constexpr int kSerializedStateSize = 1 + 8 + 16 + 16 + 8 + 8;
 
 // One call site: what every support function of one aggregate call (transition, combine, final)
 // keeps in its fn_extra, allocated in fn_mcxt on its first call. Plain data, freed with fn_mcxt.
 struct CallSite {
     Parameters parameters;  // as charged (release_execution.hpp): never evaluated again
     bool partial_totals;    // a distributed call: adds workers' totals (plan_marks.hpp reads_partial_totals)
-    bool planned;           // final functions: `plan` is the release plan charged for the call
+    bool squares;           // dp_variance, dp_stddev: also totals the centred squares, in these units
+    pgdp::CentredSquareUnits square_units;
+    bool planned;  // final functions: `plan` is the release plan charged for the call
     pgdp::AggregatePlan plan;
     int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
 };
@@ -95,7 +104,8 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
     }
     // The call's arguments are read by position: only as the support function of a pgdp
     // aggregate, never through another aggregate that calls it (Citus's worker_partial_agg).
-    if (!pgdp::pg::identify_aggregate(aggref->aggfnoid).is_pgdp) {
+    const AggregateIdentity identity = pgdp::pg::identify_aggregate(aggref->aggfnoid);
+    if (!identity.is_pgdp) {
         ereport(ERROR,
                 (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                  errmsg("pgdp aggregate support functions run only as part of a pgdp aggregate"),
@@ -110,6 +120,13 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
         site->planned = true;
     }
     site->partial_totals = pgdp::pg::reads_partial_totals(aggref);
+    site->squares = pgdp::reads_squares(identity.kind);
+    if (site->squares) {
+        const pgdp::AggregateParameters& p = site->parameters.privacy;
+        pgdp::CentredSquareUnits units{};
+        PGDP_GUARDED(units = pgdp::centred_square_units(p.lower, p.upper, p.unit_exponent));
+        site->square_units = units;
+    }
     fcinfo->flinfo->fn_extra = site;
     return *site;
 }
@@ -188,12 +205,14 @@ __int128 integer_numeric(Numeric number) {
     return negative ? -value : value;
 }
 
-// A distributed call (plan_marks.hpp reads_partial_totals): its last two arguments are one
-// group's exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or
-// dp_count) and the rows counted. A total no row set within [lower, upper] can give is refused,
-// so the release's sensitivity holds whatever a worker computed.
-Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const pgdp::AggregateParameters& p) {
-    const int last = PG_NARGS() - 1;
+// A distributed call (plan_marks.hpp reads_partial_totals): its last arguments are one group's
+// exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or dp_count), the
+// rows counted and, for dp_variance and dp_stddev, sum(centred_squares) (numeric; NULL for no
+// rows). A total no row set within [lower, upper] can give is refused, so the release's
+// sensitivity holds whatever a worker computed.
+Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const CallSite& site) {
+    const pgdp::AggregateParameters& p = site.parameters.privacy;
+    const int last = PG_NARGS() - (site.squares ? 2 : 1);
     const int64 rows = PG_ARGISNULL(last) ? 0 : PG_GETARG_INT64(last);
     if (rows < 0) refuse_partial_totals("negative row count");
     __int128 total = PG_ARGISNULL(last - 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last - 1));
@@ -205,8 +224,14 @@ Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const pgd
     }
     if (total < low * rows || total > high * rows)
         refuse_partial_totals("a total outside [lower, upper] per row");
+    if (site.squares) {
+        const __int128 squares = PG_ARGISNULL(last + 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last + 1));
+        if (squares < 0 || squares > static_cast<__int128>(site.square_units.largest) * rows)
+            refuse_partial_totals("a sum of squares outside [0, (upper - lower)^2/4] per row");
+        state->squares.add(squares);
+    }
     state->rows += rows;
-    state->add(total);
+    state->units.add(total);
     PG_RETURN_POINTER(state);
 }
 
@@ -228,12 +253,14 @@ Datum clamped_transition(FunctionCallInfo fcinfo) {
         parameters = &site->parameters;
         state = state_of(fcinfo, context, parameters->privacy);
     }
-    if (site->partial_totals) return add_partial_totals(fcinfo, state, parameters->privacy);
+    if (site->partial_totals) return add_partial_totals(fcinfo, state, *site);
     if (!PG_ARGISNULL(1)) {
         const double value = value_as_double(fcinfo, parameters->value_type);
         if (!std::isnan(value)) {
             const pgdp::AggregateParameters& p = parameters->privacy;
-            state->add(pgdp::clamped_units(value, p.lower, p.upper, p.unit_exponent));
+            const int64 units = pgdp::clamped_units(value, p.lower, p.upper, p.unit_exponent);
+            state->units.add(units);
+            if (site->squares) state->squares.add(pgdp::centred_square(units, site->square_units));
             state->rows += 1;
         }
     }
@@ -248,13 +275,13 @@ Datum count_transition(FunctionCallInfo fcinfo) {
     MemoryContext context = aggregate_context(fcinfo);
     const CallSite& site = call_site(fcinfo, false);
     ClampedState* state = state_of(fcinfo, context, site.parameters.privacy);
-    if (site.partial_totals) return add_partial_totals(fcinfo, state, site.parameters.privacy);
+    if (site.partial_totals) return add_partial_totals(fcinfo, state, site);
     state->rows += 1;
     PG_RETURN_POINTER(state);
 }
 
 const ClampedState* final_state(FunctionCallInfo fcinfo) {
-    static const ClampedState empty{0, 0, 0, 0.0, 0.0};
+    static const ClampedState empty{0, {0, 0}, {0, 0}, 0.0, 0.0};
     return PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
 }
 
@@ -292,7 +319,7 @@ Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& rele
 // bigint for dp_count and dp_sum over integers (saturated), float8 otherwise.
 Datum typed_value(const pgdp::AggregateRelease& release, Oid type, AggregateKind kind) {
     if (type == NUMERICOID) return DirectFunctionCall1(float8_numeric, Float8GetDatum(release.value));
-    if (kind != AggregateKind::Mean && is_integer_type(type)) {
+    if ((kind == AggregateKind::Sum || kind == AggregateKind::Count) && is_integer_type(type)) {
         const double limit = 9223372036854775807.0;
         return Int64GetDatum(static_cast<int64>(std::fmax(-limit, std::fmin(release.value, limit - 1024.0))));
     }
@@ -318,7 +345,7 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
                         errhint("Compute the release once, e.g. in a MATERIALIZED CTE.")));
     }
     const ClampedState* state = final_state(fcinfo);
-    const pgdp::ExactTotals totals{state->total(), state->rows};
+    const pgdp::ExactTotals totals{state->units.get(), state->rows, state->squares.get()};
     const pgdp::AggregateParameters& parameters = site.parameters.privacy;
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     pgdp::AggregateRelease release;
@@ -363,10 +390,15 @@ PG_FUNCTION_INFO_V1(pgdp_sum_ci_final);
 PG_FUNCTION_INFO_V1(pgdp_mean_ci_final);
 PG_FUNCTION_INFO_V1(pgdp_count_ci_final);
 PG_FUNCTION_INFO_V1(pgdp_groups_final);
+PG_FUNCTION_INFO_V1(pgdp_variance_final);
+PG_FUNCTION_INFO_V1(pgdp_stddev_final);
+PG_FUNCTION_INFO_V1(pgdp_variance_ci_final);
+PG_FUNCTION_INFO_V1(pgdp_stddev_ci_final);
 
-// (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum and dp_mean.
+// (state, value, lower, upper, epsilon [, delta [, mechanism]]) for dp_sum, dp_mean, dp_variance
+// and dp_stddev (the call site knows which: the last two also total the centred squares).
 Datum pgdp_clamped_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
-// The same with a trailing alpha, for dp_sum_ci and dp_mean_ci.
+// The same with a trailing alpha, for dp_sum_ci, dp_mean_ci, dp_variance_ci and dp_stddev_ci.
 Datum pgdp_clamped_ci_transfn(PG_FUNCTION_ARGS) { return clamped_transition(fcinfo); }
 // (state, epsilon [, delta [, mechanism]]) for dp_count: every row counts.
 Datum pgdp_count_transfn(PG_FUNCTION_ARGS) { return count_transition(fcinfo); }
@@ -390,7 +422,8 @@ Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
     }
     ClampedState* state = state_of(fcinfo, context, p);  // a fresh copy with the bounds when arg 0 is NULL
     state->rows += other->rows;
-    state->add(other->total());
+    state->units.add(other->units.get());
+    state->squares.add(other->squares.get());
     PG_RETURN_POINTER(state);
 }
 
@@ -402,10 +435,12 @@ Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
     char* data = VARDATA(out);
     data[0] = static_cast<char>(kStateFormatVersion);
     std::memcpy(data + 1, &state->rows, 8);
-    std::memcpy(data + 9, &state->total_low, 8);
-    std::memcpy(data + 17, &state->total_high, 8);
-    std::memcpy(data + 25, &state->lower, 8);
-    std::memcpy(data + 33, &state->upper, 8);
+    std::memcpy(data + 9, &state->units.low, 8);
+    std::memcpy(data + 17, &state->units.high, 8);
+    std::memcpy(data + 25, &state->squares.low, 8);
+    std::memcpy(data + 33, &state->squares.high, 8);
+    std::memcpy(data + 41, &state->lower, 8);
+    std::memcpy(data + 49, &state->upper, 8);
     PG_RETURN_BYTEA_P(out);
 }
 
@@ -422,18 +457,20 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
     }
     auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
     std::memcpy(&state->rows, data + 1, 8);
-    std::memcpy(&state->total_low, data + 9, 8);
-    std::memcpy(&state->total_high, data + 17, 8);
-    std::memcpy(&state->lower, data + 25, 8);
-    std::memcpy(&state->upper, data + 33, 8);
-    if (state->rows < 0) {
+    std::memcpy(&state->units.low, data + 9, 8);
+    std::memcpy(&state->units.high, data + 17, 8);
+    std::memcpy(&state->squares.low, data + 25, 8);
+    std::memcpy(&state->squares.high, data + 33, 8);
+    std::memcpy(&state->lower, data + 41, 8);
+    std::memcpy(&state->upper, data + 49, 8);
+    if (state->rows < 0 || state->squares.get() < 0) {
         ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                        errmsg("invalid pgdp aggregate state (negative row count)")));
+                        errmsg("invalid pgdp aggregate state (negative row count or sum of squares)")));
     }
     PG_RETURN_POINTER(state);
 }
 
-// One body for all seven (their identities are rows of aggregate_identity.hpp kAggregates).
+// One body for all eleven (their identities are rows of aggregate_identity.hpp kAggregates).
 Datum pgdp_sum_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpSum); }
 Datum pgdp_mean_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpMean); }
 Datum pgdp_count_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCount); }
@@ -441,5 +478,9 @@ Datum pgdp_sum_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpS
 Datum pgdp_mean_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpMeanCi); }
 Datum pgdp_count_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpCountCi); }
 Datum pgdp_groups_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpGroups); }
+Datum pgdp_variance_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpVariance); }
+Datum pgdp_stddev_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpStddev); }
+Datum pgdp_variance_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpVarianceCi); }
+Datum pgdp_stddev_ci_final(PG_FUNCTION_ARGS) { return finish(fcinfo, pgdp::pg::kDpStddevCi); }
 
 }  // extern "C"

@@ -1,6 +1,8 @@
-// The two functions a distributed release runs (distributed_release.hpp):
+// The functions a distributed release runs (distributed_release.hpp):
 // - pgdp.clamped_units(value, lower, upper), on the workers: one row's clamped value in the exact
 //   fixed-point units of the single-node aggregates (core/clamped_sum.hpp), summed there by sum();
+// - pgdp.centred_squares(value, lower, upper), on the workers for dp_variance and dp_stddev: the
+//   same row's centred square in the square units of core/centred_squares.hpp, summed there too;
 // - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
 //   execution planned (partials.hpp charged_partials_plan) and returns its exact totals to
 //   that execution's pgdp calls, and to nothing else.
@@ -23,6 +25,7 @@ extern "C" {
 #include <cstring>
 #include <limits>
 
+#include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "pg/base/pg_compat.hpp"
 #include "pg/base/cpp_boundary.hpp"
@@ -31,15 +34,17 @@ extern "C" {
 
 namespace {
 
-// The unit exponent of the bounds a call site last saw (the bounds are the call's constants).
+// The units of the bounds a call site last saw (the bounds are the call's constants).
 struct UnitsCache {
     double lower;
     double upper;
     int unit_exponent;
+    pgdp::CentredSquareUnits squares;  // pgdp.centred_squares only
     bool valid;
 };
 
-int64 units_of(FunctionCallInfo fcinfo, double value) {
+// The call site's units for its bounds (arguments 1 and 2), computed when they change.
+const UnitsCache& units_for(FunctionCallInfo fcinfo, bool with_squares) {
     const double lower = PG_GETARG_FLOAT8(1);
     const double upper = PG_GETARG_FLOAT8(2);
     auto* cache = static_cast<UnitsCache*>(fcinfo->flinfo->fn_extra);
@@ -51,11 +56,33 @@ int64 units_of(FunctionCallInfo fcinfo, double value) {
             fcinfo->flinfo->fn_extra = cache;
         }
         int exponent = 0;
+        pgdp::CentredSquareUnits squares{};
         cache->valid = false;
-        PGDP_GUARDED(exponent = pgdp::sum_unit_exponent(lower, upper));
-        *cache = UnitsCache{lower, upper, exponent, true};
+        PGDP_GUARDED({
+            exponent = pgdp::sum_unit_exponent(lower, upper);
+            if (with_squares) squares = pgdp::centred_square_units(lower, upper, exponent);
+        });
+        *cache = UnitsCache{lower, upper, exponent, squares, true};
     }
-    return pgdp::clamped_units(value, lower, upper, cache->unit_exponent);
+    return *cache;
+}
+
+// What a row adds on a worker, as the single-node transition adds it: its clamped units, or with
+// `square` its centred square in square units; NULL for NaN (no row). A numeric value too large
+// for a double becomes +-Infinity and is clamped, as in the transition.
+Datum row_units(FunctionCallInfo fcinfo, bool numeric, bool square) {
+    double value;
+    if (numeric) {
+        Numeric number = PG_GETARG_NUMERIC(0);
+        if (numeric_is_nan(number)) PG_RETURN_NULL();
+        value = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+    } else {
+        value = PG_GETARG_FLOAT8(0);
+        if (std::isnan(value)) PG_RETURN_NULL();
+    }
+    const UnitsCache& cache = units_for(fcinfo, square);
+    const int64 units = pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent);
+    PG_RETURN_INT64(square ? pgdp::centred_square(units, cache.squares) : units);
 }
 
 [[noreturn]] void refuse_outside_release(const char* why) {
@@ -71,24 +98,16 @@ extern "C" {
 
 PG_FUNCTION_INFO_V1(pgdp_clamped_units_float8);
 PG_FUNCTION_INFO_V1(pgdp_clamped_units_numeric);
+PG_FUNCTION_INFO_V1(pgdp_centred_squares_float8);
+PG_FUNCTION_INFO_V1(pgdp_centred_squares_numeric);
 PG_FUNCTION_INFO_V1(pgdp_distributed_partials);
 
-// round(clamp(value, lower, upper) / 2^e) with e from the bounds, as the aggregates' transition
-// adds it; NULL for NaN (not a row, as in the transition).
-Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) {
-    const double value = PG_GETARG_FLOAT8(0);
-    if (std::isnan(value)) PG_RETURN_NULL();
-    PG_RETURN_INT64(units_of(fcinfo, value));
-}
-
-Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) {
-    Numeric number = PG_GETARG_NUMERIC(0);
-    if (numeric_is_nan(number)) PG_RETURN_NULL();
-    // As the transition reads numeric values: a huge value becomes +-Infinity and is clamped.
-    const double value =
-        DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
-    PG_RETURN_INT64(units_of(fcinfo, value));
-}
+// round(clamp(value, lower, upper) / 2^e) with e from the bounds (pgdp.clamped_units), and its
+// centred square in the bounds' square units (pgdp.centred_squares, dp_variance and dp_stddev).
+Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) { return row_units(fcinfo, false, false); }
+Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, true, false); }
+Datum pgdp_centred_squares_float8(PG_FUNCTION_ARGS) { return row_units(fcinfo, false, true); }
+Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, true, true); }
 
 Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
     auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);

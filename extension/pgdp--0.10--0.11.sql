@@ -1,0 +1,530 @@
+-- pgdp 0.10 -> 0.11 (ALTER EXTENSION pgdp UPDATE TO '0.11'): dp_variance and dp_stddev (population)
+-- and their *_ci forms (issue 24; docs/privacy.md "Aggregates"). They share the transition,
+-- combine, serialize and deserialize functions of dp_sum and dp_mean; new are their final
+-- functions, the aggregates, and pgdp.centred_squares, which Citus workers sum for them.
+\echo Use "ALTER EXTENSION pgdp UPDATE TO '0.11'" to load this file. \quit
+CREATE FUNCTION pgdp.centred_squares(value float8, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_centred_squares_float8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.centred_squares(float8, float8, float8) IS
+    'One row''s squared offset of its clamped value from the midpoint of [lower, upper], in the exact square units of dp_variance (NULL for NaN); summed on Citus workers';
+CREATE FUNCTION pgdp.centred_squares(value numeric, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_centred_squares_numeric' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.centred_squares(numeric, float8, float8) IS
+    'One row''s squared offset of its clamped value from the midpoint of [lower, upper], in the exact square units of dp_variance (NULL for NaN); summed on Citus workers';
+CREATE FUNCTION pgdp_variance_final_float8(internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_variance_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_variance_final_numeric(internal) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_variance_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_stddev_final_float8(internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_stddev_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_stddev_final_numeric(internal) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_stddev_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_variance_ci_final(internal) RETURNS dp_release
+AS 'MODULE_PATHNAME', 'pgdp_variance_ci_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_stddev_ci_final(internal) RETURNS dp_release
+AS 'MODULE_PATHNAME', 'pgdp_stddev_ci_final' LANGUAGE C PARALLEL SAFE;
+
+CREATE AGGREGATE dp_variance(int2, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int2, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int2, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int2, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int2, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int2, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int2, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int2, float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int2, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int2, float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int2, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int2, float8, float8, float8, float8, text) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int2, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int2, float8, float8, float8, float8, text) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, text, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, text, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int4, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int4, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int4, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int4, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int4, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int4, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int4, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int4, float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int4, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int4, float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int4, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int4, float8, float8, float8, float8, text) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int4, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int4, float8, float8, float8, float8, text) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, text, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, text, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int8, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int8, float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int8, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int8, float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(int8, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(int8, float8, float8, float8, float8, text) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(int8, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(int8, float8, float8, float8, float8, text) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, text, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, text, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(float4, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(float4, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(float4, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(float4, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(float4, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(float4, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(float4, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(float4, float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(float4, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(float4, float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(float4, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(float4, float8, float8, float8, float8, text) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(float4, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(float4, float8, float8, float8, float8, text) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, text, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, text, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(float8, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(float8, float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(float8, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(float8, float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(float8, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(float8, float8, float8, float8, float8, text) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(float8, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(float8, float8, float8, float8, float8, text) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, text, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, text, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(numeric, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(numeric, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(numeric, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(numeric, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(numeric, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(numeric, float8, float8, float8, float8) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(numeric, float8, float8, float8, float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8, float8, float8) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_variance(numeric, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance(numeric, float8, float8, float8, float8, text) IS
+    'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
+CREATE AGGREGATE dp_stddev(numeric, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8, float8, float8, text) IS
+    'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
+CREATE AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, text, float8) IS
+    'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text, float8) IS
+    'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
