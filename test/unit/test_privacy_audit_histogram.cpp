@@ -44,7 +44,7 @@ struct Budget {
     double coordinate_power;  // the share of epsilon the audit of the moved bin must show
 };
 constexpr Budget kBudgets[] = {{Mechanism::Laplace, "laplace", 1.0, 0.0, 20000, 0.5},
-                               {Mechanism::Gaussian, "gaussian", 1.0, 1e-5, 50000, 0.1},
+                               {Mechanism::Gaussian, "gaussian", 1.0, 1e-5, 50000, 0.15},
                                {Mechanism::TruncatedLaplace, "tlap", 1.0, 1e-5, 20000, 0.5}};
 
 // dp_histogram over kSpec with the budget's mechanism, k rows per unit.
