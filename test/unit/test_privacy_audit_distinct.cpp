@@ -21,9 +21,6 @@
 namespace {
 
 using pgdp::Mechanism;
-using pgdp::RandomSource;
-using pgdp_test::audit_mechanism;
-using pgdp_test::expect_audit_within;
 using Values = std::vector<std::uint64_t>;
 
 // The number of distinct hashes of the values, through the core's table (the state of the
@@ -46,7 +43,7 @@ struct DistinctCall {
         plan = pgdp::plan_distinct_count(parameters);
     }
 
-    double operator()(std::uint64_t distinct, RandomSource& random) const {
+    double operator()(std::uint64_t distinct, pgdp::RandomSource& random) const {
         return pgdp::release_distinct_count(parameters, plan, distinct, random).value;
     }
 };
@@ -85,9 +82,9 @@ TEST(PrivacyAudit, DistinctCountRowSpendsNoMoreThanItsBudget) {
     ASSERT_EQ(d_prime, d + 1);
     for (const Budget& b : kBudgets) {
         const DistinctCall count_distinct(b.mechanism, b.epsilon, b.delta, 1);
-        expect_audit_within(name_of("row with a new value", b),
-                            audit_mechanism(count_distinct, d, d_prime, b.delta), b.epsilon,
-                            b.power_fraction);
+        pgdp_test::expect_audit_within(name_of("row with a new value", b),
+                                       pgdp_test::audit_mechanism(count_distinct, d, d_prime, b.delta),
+                                       b.epsilon, b.power_fraction);
     }
 }
 
@@ -100,9 +97,9 @@ TEST(PrivacyAudit, DistinctCountUnitSpendsNoMoreThanItsBudget) {
     ASSERT_EQ(d_prime, d + c);
     for (const Budget& b : kBudgets) {
         const DistinctCall count_distinct(b.mechanism, b.epsilon, b.delta, c);
-        expect_audit_within(name_of("unit c=3 with new values", b),
-                            audit_mechanism(count_distinct, d, d_prime, b.delta), b.epsilon,
-                            b.power_fraction);
+        pgdp_test::expect_audit_within(name_of("unit c=3 with new values", b),
+                                       pgdp_test::audit_mechanism(count_distinct, d, d_prime, b.delta),
+                                       b.epsilon, b.power_fraction);
     }
 }
 
