@@ -336,6 +336,10 @@ DO $$ BEGIN PERFORM * FROM inert_owner.pruned; END $$;
 PREPARE pruned_reader AS SELECT * FROM inert_owner.pruned;
 EXECUTE pruned_reader;
 DEALLOCATE pruned_reader;
+-- EXECUTE casts its parameters to the prepared statement's types: another role's domain runs there.
+PREPARE leaky_parameter(inert_owner.leaky) AS SELECT $1 AS cast_parameter;
+EXECUTE leaky_parameter(0);
+DEALLOCATE leaky_parameter;
 -- The same statement started in a session that cannot be charged, reading the analyst's cursor of
 -- releases from the domain's CHECK while it starts.
 SET SESSION AUTHORIZATION inert_owner;
