@@ -317,6 +317,49 @@ RESET SESSION AUTHORIZATION;
 DROP FUNCTION public.inert_fetch();
 SELECT releases AS analyst_releases_after FROM pgdp.budgets WHERE role = 'inert_analyst'::regrole;
 
+-- ExecutorStart runs code of the statement too: initial partition pruning evaluates a cast to
+-- another role's domain, whose CHECK releases from SQL text (red team round 17). The statement is
+-- running (or, in a session that cannot be charged, open as inert) from its start: the nested
+-- release is refused (42501), nothing charged, nothing handed to the domain's owner.
+SET SESSION AUTHORIZATION inert_owner;
+CREATE TABLE inert_owner.parted (k int) PARTITION BY LIST (k);
+CREATE TABLE inert_owner.parted_1 PARTITION OF inert_owner.parted FOR VALUES IN (1);
+CREATE TABLE inert_owner.parted_2 PARTITION OF inert_owner.parted FOR VALUES IN (2);
+CREATE VIEW inert_owner.pruned AS SELECT k FROM inert_owner.parted WHERE k = 0::inert_owner.leaky;
+GRANT SELECT ON inert_owner.pruned TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SELECT last_value AS loot_before FROM inert_owner.loot;
+SET SESSION AUTHORIZATION inert_analyst;
+\set VERBOSITY terse
+EXPLAIN (COSTS OFF) SELECT * FROM inert_owner.pruned;
+DO $$ BEGIN PERFORM * FROM inert_owner.pruned; END $$;
+PREPARE pruned_reader AS SELECT * FROM inert_owner.pruned;
+EXECUTE pruned_reader;
+DEALLOCATE pruned_reader;
+-- EXECUTE casts its parameters to the prepared statement's types: another role's domain runs there.
+PREPARE leaky_parameter(inert_owner.leaky) AS SELECT $1 AS cast_parameter;
+EXECUTE leaky_parameter(0);
+DEALLOCATE leaky_parameter;
+-- The same statement started in a session that cannot be charged, reading the analyst's cursor of
+-- releases from the domain's CHECK while it starts.
+SET SESSION AUTHORIZATION inert_owner;
+CREATE DOMAIN inert_owner.reader AS int CHECK (cursor_to_xml('charged', 1, false, false, '') IS NOT NULL);
+CREATE VIEW inert_owner.pruned_reader AS SELECT k FROM inert_owner.parted WHERE k = 0::inert_owner.reader;
+GRANT USAGE ON TYPE inert_owner.reader TO PUBLIC;
+GRANT SELECT ON inert_owner.pruned_reader TO PUBLIC;
+RESET SESSION AUTHORIZATION;
+SET SESSION AUTHORIZATION inert_analyst;
+BEGIN;
+DECLARE charged CURSOR FOR SELECT dp_count(1) FROM inert_owner.items;
+SET SESSION AUTHORIZATION inert_latecomer;
+PREPARE pruned_reader AS SELECT * FROM inert_owner.pruned_reader;
+EXECUTE pruned_reader;
+ROLLBACK;
+\set VERBOSITY default
+RESET SESSION AUTHORIZATION;
+SELECT last_value AS loot_after FROM inert_owner.loot;
+SELECT releases AS analyst_releases_at_end FROM pgdp.budgets WHERE role = 'inert_analyst'::regrole;
+
 DROP SCHEMA inert_owner CASCADE;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'inert\_%';
 DROP ROLE inert_owner, inert_user, inert_analyst, inert_latecomer;

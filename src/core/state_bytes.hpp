@@ -28,6 +28,8 @@ public:
     void put_u64(std::uint64_t value) { put(value, 8); }
     void put_i64(std::int64_t value) { put(static_cast<std::uint64_t>(value), 8); }
     void put_f64(double value);
+    // LEB128, 7 bits a byte, least significant first: small numbers take few bytes.
+    void put_varint(std::uint64_t value);
     StateBytes take() { return std::move(bytes_); }
 
 private:
@@ -44,6 +46,8 @@ public:
     std::uint64_t get_u64() { return get(8); }
     std::int64_t get_i64() { return static_cast<std::int64_t>(get(8)); }
     double get_f64();
+    // A varint in its shortest form (CorruptStateError for a longer one or one past 64 bits).
+    std::uint64_t get_varint();
     std::size_t remaining() const { return size_ - offset_; }
     // CorruptStateError unless every byte was read.
     void expect_end() const;

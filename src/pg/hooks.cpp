@@ -9,7 +9,8 @@
 //   planner             trust: refuse other roles' code that reaches releases; planning: the one
 //                       analysis (no pgdp call: the plan and the seal only), the fingerprint,
 //                       the distributed and person-level rewrites; the plan; plan marks; the seal
-//   ExecutorStart       an inert execution (no pgdp mark, a session that cannot be charged):
+//   ExecutorStart       (the previous ExecutorStart inside the statement: running or starting inert)
+//                       an inert execution (no pgdp mark, a session that cannot be charged):
 //                       nothing more, and Run, Finish and End pass through too; otherwise
 //                       seal; statistics; the executor state; a release in a session that missed
 //                       its budget refused; DP-only access, EXPLAIN refusals;
@@ -152,6 +153,14 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
     return statement;
 }
 
+void start_with_previous(QueryDesc* query, int eflags) {
+    if (previous_executor_start != nullptr) {
+        previous_executor_start(query, eflags);
+    } else {
+        standard_ExecutorStart(query, eflags);
+    }
+}
+
 void start_execution(QueryDesc* query, int eflags) {
     // Before any module's executor code runs: a cached plan is not planned again.
     refresh_chargeable_session();
@@ -161,11 +170,25 @@ void start_execution(QueryDesc* query, int eflags) {
         seal_if_reading_hidden_rows(query->plannedstmt);
         clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
     }
-    if (previous_executor_start != nullptr) {
-        previous_executor_start(query, eflags);
+    // ExecutorStart runs code of the statement too (initial partition pruning evaluates stable
+    // expressions, a domain's CHECK among them): inside the statement, as Run and Finish do (red
+    // team round 17).
+    if (inert) {
+        begin_inert_start();
     } else {
-        standard_ExecutorStart(query, eflags);
+        enter_running_statement(query->plannedstmt);
     }
+    PG_TRY();
+    { start_with_previous(query, eflags); }
+    PG_FINALLY();
+    {
+        if (inert) {
+            end_inert_start();
+        } else {
+            leave_running_statement();
+        }
+    }
+    PG_END_TRY();
     if (inert) {
         note_inert_execution(query);
         return;

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <list>
 #include <cmath>
 #include <random>
 #include <set>
@@ -18,11 +17,13 @@
 #include "core/distinct_count.hpp"
 #include "core/random_source.hpp"
 #include "count_release_test_helpers.hpp"
+#include "owned_distinct_table.hpp"
 
 namespace {
 
 using pgdp::DistinctHashTable;
 using pgdp::Mechanism;
+using pgdp_test::OwnedTable;
 using pgdp_test::test_hash;
 using pgdp_test::thrown_argument;
 
@@ -32,43 +33,6 @@ std::vector<std::uint64_t> sample_values(std::size_t n, std::uint64_t range, std
     for (auto& v : values) v = generator() % range;
     return values;
 }
-
-// A table whose slots the test owns (the shim allocates them in the aggregate's memory context).
-class OwnedTable {
-public:
-    explicit OwnedTable(std::uint64_t cap = pgdp::kMaxDistinctHashes) { table.cap = cap; }
-    OwnedTable(const OwnedTable&) = delete;
-    OwnedTable& operator=(const OwnedTable&) = delete;
-
-    void insert(std::uint64_t hash) { pgdp::add_distinct(table, hash, grow()); }
-    void merge(const DistinctHashTable& other) { pgdp::merge_distinct(table, other, grow()); }
-    // Reads serialized bytes back into this table, as the shim's deserialize function would.
-    void read(const pgdp::StateBytes& bytes) {
-        const pgdp::DistinctStateView view = pgdp::read_distinct_state(bytes.data(), bytes.size());
-        table.cap = view.cap;
-        for (std::uint64_t i = 0; i < view.count; ++i) insert(view.hash(i));
-    }
-    std::size_t buffers() const { return buffers_.size(); }
-
-    DistinctHashTable table;
-
-private:
-    // add_distinct's grow: a zeroed buffer of `count` slots, or (count 0) hand `old` back.
-    struct Grow {
-        OwnedTable* owner;
-        std::uint64_t* operator()(std::uint64_t* old, std::uint64_t, std::uint64_t count) const {
-            auto& buffers = owner->buffers_;
-            if (count == 0) {
-                buffers.remove_if([old](const std::vector<std::uint64_t>& b) { return b.data() == old; });
-                return nullptr;
-            }
-            buffers.emplace_back(count, 0);
-            return buffers.back().data();
-        }
-    };
-    Grow grow() { return Grow{this}; }
-    std::list<std::vector<std::uint64_t>> buffers_;
-};
 
 void fill(OwnedTable& owned, const std::vector<std::uint64_t>& hashes) {
     for (std::uint64_t h : hashes) owned.insert(h);

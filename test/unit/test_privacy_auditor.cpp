@@ -84,4 +84,26 @@ TEST(PrivacyAuditor, IdenticalMechanismsShowNoPrivacyLoss) {
     }
 }
 
+// A release with atoms: clamp(x + Z, -1, 1) for the discrete Laplace Z of scale 1/epsilon, on
+// x = 0 against x = 1. Its outputs are the atoms -1, 0, 1, each with likelihood ratio exactly
+// e^epsilon between the sides (P[Z <= -1] / P[Z <= -2], P[Z = 0] / P[Z = -1], P[Z >= 0] /
+// P[Z >= 1]): epsilon-DP and no better. The pilot's quantiles are the atoms themselves, and the
+// strict events at them ({M < 0} = {M = -1}, {M > 0} = {M = 1}, ...) are the up- and down-sets of
+// the atoms: the audit must find most of epsilon (the best event, {M = -1}, has probabilities 0.27
+// and 0.10, as dp_count's) and never more.
+TEST(PrivacyAuditor, AuditsAReleaseWithAtoms) {
+    const double epsilon = 1.0;
+    // dp_count's plan: grid 1, so the noise is an integer count.
+    const pgdp::ReleasePlan plan = pgdp::plan_release(epsilon, 0.0, pgdp::Mechanism::Laplace, 1.0, 1.0, true);
+    const auto release = [&](int x, RandomSource& random) {
+        const auto noisy = static_cast<double>(x + pgdp::sample_release_noise(plan, random));
+        return std::fmin(std::fmax(noisy, -1.0), 1.0);
+    };
+    AuditSettings settings = pgdp_test::audit_settings_with(50000);
+    std::vector<double> pilot = pgdp_test::draw_releases(release, 0, 2000, 99, 1);
+    EXPECT_EQ(pgdp_test::audit_thresholds(pilot, settings), (std::vector<double>{-1, 0, 1}));
+    pgdp_test::expect_audit_within("clamped discrete laplace (atoms -1, 0, 1) eps=1",
+                                   audit_mechanism(release, 0, 1, 0.0, settings), epsilon, 0.8);
+}
+
 }  // namespace

@@ -21,6 +21,8 @@ namespace {
 constexpr int kMostOpen = 32;
 const QueryDesc* open_executions[kMostOpen];
 int open_count = 0;
+// Inert executions inside their ExecutorStart now: open, not yet in the list.
+int starting_count = 0;
 
 void forget(const QueryDesc* query) {
     for (int i = 0; i < open_count; ++i) {
@@ -60,8 +62,12 @@ bool inert_execution(const QueryDesc* query) {
     return false;
 }
 
+void begin_inert_start() { ++starting_count; }
+
+void end_inert_start() { --starting_count; }
+
 void refuse_release_during_inert_execution(bool reading) {
-    if (open_count == 0) return;
+    if (open_count == 0 && starting_count == 0) return;
     const char* user = GetUserNameFromId(GetSessionUserId(), false);
     if (reading) {
         ereport(

@@ -27,6 +27,11 @@ bool may_run_inert(const QueryDesc* query, int eflags);
 // or the memory of an aborted statement).
 void note_inert_execution(QueryDesc* query);
 
+// Around the previous ExecutorStart of an execution may_run_inert allowed: it runs code of the
+// statement (initial partition pruning), so it counts as open from its start.
+void begin_inert_start();
+void end_inert_start();
+
 // True if `query` was started as an inert execution.
 bool inert_execution(const QueryDesc* query);
 

@@ -7,6 +7,7 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "commands/prepare.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
@@ -32,11 +33,15 @@ namespace pgdp::pg {
 namespace {
 
 // One running statement: an execution's plan, or a utility statement that runs queries (with
-// the target table of a COPY FROM).
+// the target table of a COPY FROM, the prepared statement of an EXECUTE).
 struct Running {
     const PlannedStmt* statement;
     Oid copy_target;
-    bool outside_statement;  // started while no statement ran (parse, bind, plan time), or inside such
+    // EXECUTE: the domains among its parameter types (its parameters are evaluated, and cast, in
+    // the utility); kept by value, as the prepared statement may be deallocated meanwhile.
+    Oid parameter_domains[4];
+    int parameter_domain_count;  // more than 4: counted as running another role's code
+    bool outside_statement;      // started while no statement ran (parse, bind, plan time), or inside such
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -230,6 +235,31 @@ bool statement_runs_foreign_code(const PlannedStmt* statement, ForeignCode* foun
     return false;
 }
 
+// EXECUTE evaluates its parameters, each cast to the prepared statement's parameter type: a
+// domain's constraints run there (red team round 17).
+void note_parameter_domains(const ExecuteStmt* execute, Running* entry) {
+    const PreparedStatement* prepared = FetchPreparedStatement(execute->name, false);
+    if (prepared == nullptr) return;
+    const CachedPlanSource* source = prepared->plansource;
+    for (int i = 0; i < source->num_params; ++i) {
+        if (get_typtype(source->param_types[i]) != TYPTYPE_DOMAIN) continue;
+        if (entry->parameter_domain_count < 4)
+            entry->parameter_domains[entry->parameter_domain_count] = source->param_types[i];
+        ++entry->parameter_domain_count;
+    }
+}
+
+bool parameters_run_foreign_code(const Running& entry, ForeignCode* found) {
+    if (entry.parameter_domain_count > 4) {
+        *found = ForeignCode{"domain", entry.parameter_domains[0], domain_owner(entry.parameter_domains[0])};
+        return true;  // fail closed
+    }
+    for (int i = 0; i < entry.parameter_domain_count; ++i) {
+        if (type_runs_foreign_constraints(entry.parameter_domains[i], found)) return true;
+    }
+    return false;
+}
+
 bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
     if (foreign_relation(table, found)) return true;
     // COPY FROM reads every column through its type's input function: domain constraints run.
@@ -266,7 +296,7 @@ bool is_explain_analyze(const Node* statement) {
 }  // namespace
 
 void enter_running_statement(const PlannedStmt* statement) {
-    running.push(Running{statement, InvalidOid, starts_outside_statement(statement)});
+    running.push(Running{statement, InvalidOid, {}, 0, starts_outside_statement(statement)});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -284,7 +314,11 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
                            IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) ||
                            IsA(utility, ExecuteStmt);
     const RunningUtility entered{runs_code, is_explain_analyze(utility)};
-    if (entered.runs_code) running.push(Running{nullptr, copy_target, starts_outside_statement(statement)});
+    if (entered.runs_code) {
+        Running entry{nullptr, copy_target, {}, 0, starts_outside_statement(statement)};
+        if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
+        running.push(entry);
+    }
     if (entered.explain_analyze) ++explain_analyze_depth;
     return entered;
 }
@@ -301,7 +335,7 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
         const bool foreign = entry.statement != nullptr ? statement_runs_foreign_code(entry.statement, found)
                              : OidIsValid(entry.copy_target)
                                  ? copy_target_runs_foreign_code(entry.copy_target, found)
-                                 : false;
+                                 : parameters_run_foreign_code(entry, found);
         if (foreign) return true;
     }
     return false;

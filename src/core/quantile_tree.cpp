@@ -1,0 +1,243 @@
+#include "core/cpp_only.hpp"
+#include "core/quantile_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "core/clamped_sum.hpp"
+#include "core/errors.hpp"
+#include "core/validate.hpp"
+
+namespace pgdp {
+
+namespace {
+
+constexpr std::uint32_t kFirstCapacity = 16;
+// The largest table: 32768 slots of 12 bytes (384 KiB) stay below the dense array (512 KiB).
+constexpr std::uint32_t kMaxSparseCapacity = 32768;
+
+void* heap_allocate(void*, std::size_t bytes) { return std::malloc(bytes); }
+void heap_release(void*, void* block) { std::free(block); }
+
+void* allocate(const StateMemory& memory, std::size_t bytes) {
+    void* block = memory.allocate(memory.context, bytes);
+    if (block == nullptr) throw std::bad_alloc();
+    return block;
+}
+
+void require_quantile_bounds(double lower, double upper) {
+    (void)sum_unit_exponent(lower, upper);  // finite, lower <= upper
+    require_usable_bounds(lower, upper);
+    if (lower == upper) {
+        throw ArgumentError("upper",
+                            "upper (" + shown(upper) + ") must be greater than lower (" + shown(lower) + ")",
+                            "Quantiles are searched in [lower, upper]; pass bounds that contain the values.");
+    }
+}
+
+// Fibonacci hashing of a leaf onto a table of 2^bits slots.
+std::uint32_t slot_of(std::uint32_t leaf, std::uint32_t capacity) {
+    const int bits = __builtin_ctz(capacity);
+    return static_cast<std::uint32_t>((leaf * 2654435769u) >> (32 - bits));
+}
+
+// A table of capacity slots in one block: the counts (8-byte aligned) then the keys.
+void allocate_table(QuantileTreeState& state, std::uint32_t capacity, const StateMemory& memory) {
+    const std::size_t bytes =
+        static_cast<std::size_t>(capacity) * (sizeof(std::int64_t) + sizeof(std::uint32_t));
+    auto* block = static_cast<unsigned char*>(allocate(memory, bytes));
+    std::memset(block, 0, bytes);
+    state.counts = reinterpret_cast<std::int64_t*>(block);
+    state.keys = reinterpret_cast<std::uint32_t*>(block + capacity * sizeof(std::int64_t));
+    state.capacity = capacity;
+    state.dense = false;
+}
+
+void allocate_dense(QuantileTreeState& state, const StateMemory& memory) {
+    const std::size_t bytes = kQuantileTreeLeaves * sizeof(std::int64_t);
+    state.counts = static_cast<std::int64_t*>(allocate(memory, bytes));
+    std::memset(state.counts, 0, bytes);
+    state.keys = nullptr;
+    state.capacity = 0;
+    state.dense = true;
+}
+
+// Adds count to the leaf's slot (the table has a free slot: it is at most half full).
+bool add_to_slot(QuantileTreeState& state, std::uint32_t leaf, std::int64_t count) {
+    const std::uint32_t mask = state.capacity - 1;
+    std::uint32_t slot = slot_of(leaf, state.capacity);
+    while (state.keys[slot] != 0 && state.keys[slot] != leaf + 1) slot = (slot + 1) & mask;
+    const bool fresh = state.keys[slot] == 0;
+    state.keys[slot] = leaf + 1;
+    state.counts[slot] += count;
+    return fresh;
+}
+
+// Moves the leaves into a table twice as large, or into the dense array past the largest table.
+void grow(QuantileTreeState& state, const StateMemory& memory) {
+    QuantileTreeState old = state;
+    if (old.capacity * 2 > kMaxSparseCapacity) {
+        allocate_dense(state, memory);
+        for (std::uint32_t slot = 0; slot < old.capacity; ++slot) {
+            if (old.keys[slot] != 0) state.counts[old.keys[slot] - 1] = old.counts[slot];
+        }
+    } else {
+        allocate_table(state, old.capacity * 2, memory);
+        for (std::uint32_t slot = 0; slot < old.capacity; ++slot) {
+            if (old.keys[slot] != 0) add_to_slot(state, old.keys[slot] - 1, old.counts[slot]);
+        }
+    }
+    memory.release(memory.context, old.counts);
+}
+
+// count >= 1; the caller has checked that rows + count does not overflow.
+void add_to_leaf(QuantileTreeState& state, std::uint32_t leaf, std::int64_t count,
+                 const StateMemory& memory) {
+    if (state.counts == nullptr) allocate_table(state, kFirstCapacity, memory);
+    state.rows += count;
+    if (state.dense) {
+        if (state.counts[leaf] == 0) ++state.occupied;
+        state.counts[leaf] += count;
+        return;
+    }
+    if (add_to_slot(state, leaf, count) && ++state.occupied * 2 > state.capacity) grow(state, memory);
+}
+
+}  // namespace
+
+StateMemory heap_state_memory() { return StateMemory{heap_allocate, heap_release, nullptr}; }
+
+QuantileTreeState empty_quantile_tree(double lower, double upper) {
+    require_quantile_bounds(lower, upper);
+    QuantileTreeState state{};
+    state.lower = lower;
+    state.upper = upper;
+    return state;
+}
+
+std::uint32_t quantile_leaf(double value, double lower, double upper) {
+    const double clamped = std::min(std::max(value, lower), upper);
+    // The fraction is in [0, 1] (the difference of the bounds is finite), and rounding is
+    // monotone, so leaves are ordered like the values.
+    const double position = (clamped - lower) / (upper - lower) * kQuantileTreeLeaves;
+    return std::min(static_cast<std::uint32_t>(position), kQuantileTreeLeaves - 1);
+}
+
+void add_to_quantile_tree(QuantileTreeState& state, double value, const StateMemory& memory) {
+    if (std::isnan(value)) return;
+    if (state.rows == INT64_MAX) throw std::overflow_error("quantile state: more than 2^63 - 1 rows");
+    add_to_leaf(state, quantile_leaf(value, state.lower, state.upper), 1, memory);
+}
+
+void merge_quantile_trees(QuantileTreeState& into, const QuantileTreeState& from, const StateMemory& memory) {
+    if (into.lower != from.lower || into.upper != from.upper) {
+        throw std::invalid_argument("quantile states with different bounds cannot be merged");
+    }
+    std::int64_t total;
+    if (__builtin_add_overflow(into.rows, from.rows, &total)) {
+        throw std::overflow_error("quantile state: more than 2^63 - 1 rows");
+    }
+    for (const LeafCount& leaf : quantile_tree_leaves(from)) add_to_leaf(into, leaf.leaf, leaf.count, memory);
+}
+
+void free_quantile_tree(QuantileTreeState& state, const StateMemory& memory) {
+    if (state.counts != nullptr) memory.release(memory.context, state.counts);
+    state.rows = 0;
+    state.occupied = state.capacity = 0;
+    state.keys = nullptr;
+    state.counts = nullptr;
+    state.dense = false;
+}
+
+std::int64_t quantile_leaf_count(const QuantileTreeState& state, std::uint32_t leaf) {
+    if (state.dense) return state.counts[leaf];
+    if (state.counts == nullptr) return 0;
+    const std::uint32_t mask = state.capacity - 1;
+    for (std::uint32_t slot = slot_of(leaf, state.capacity); state.keys[slot] != 0;
+         slot = (slot + 1) & mask) {
+        if (state.keys[slot] == leaf + 1) return state.counts[slot];
+    }
+    return 0;
+}
+
+std::vector<LeafCount> quantile_tree_leaves(const QuantileTreeState& state) {
+    std::vector<LeafCount> leaves;
+    leaves.reserve(state.occupied);
+    if (state.dense) {
+        for (std::uint32_t leaf = 0; leaf < kQuantileTreeLeaves; ++leaf) {
+            if (state.counts[leaf] != 0) leaves.push_back({leaf, state.counts[leaf]});
+        }
+        return leaves;
+    }
+    for (std::uint32_t slot = 0; slot < state.capacity; ++slot) {
+        if (state.keys[slot] != 0) leaves.push_back({state.keys[slot] - 1, state.counts[slot]});
+    }
+    std::sort(leaves.begin(), leaves.end(),
+              [](const LeafCount& a, const LeafCount& b) { return a.leaf < b.leaf; });
+    return leaves;
+}
+
+StateBytes serialize_quantile_tree(const QuantileTreeState& state) {
+    const std::vector<LeafCount> leaves = quantile_tree_leaves(state);
+    StateWriter out(kQuantileTreeFormatVersion);
+    out.put_f64(state.lower);
+    out.put_f64(state.upper);
+    out.put_varint(leaves.size());
+    std::int64_t previous = -1;
+    for (const LeafCount& leaf : leaves) {
+        out.put_varint(static_cast<std::uint64_t>(leaf.leaf - previous - 1));
+        out.put_varint(static_cast<std::uint64_t>(leaf.count));
+        previous = leaf.leaf;
+    }
+    return out.take();
+}
+
+QuantileTreeState deserialize_quantile_tree(const unsigned char* bytes, std::size_t size,
+                                            const StateMemory& memory) {
+    StateReader in(bytes, size, kQuantileTreeFormatVersion, "quantile state");
+    const double lower = in.get_f64();
+    const double upper = in.get_f64();
+    QuantileTreeState state;
+    try {
+        state = empty_quantile_tree(lower, upper);
+    } catch (const ArgumentError& error) {
+        in.fail(std::string("its bounds are invalid: ") + error.what());
+    }
+    const std::uint64_t leaves = in.get_varint();
+    if (leaves > kQuantileTreeLeaves) in.fail("it has more leaves than the tree");
+    // Read everything first, so that a corrupt state allocates nothing.
+    std::vector<LeafCount> parsed;
+    parsed.reserve(static_cast<std::size_t>(leaves));
+    std::uint64_t next_leaf = 0;  // the smallest leaf the next entry may name
+    std::int64_t rows = 0;
+    for (std::uint64_t i = 0; i < leaves; ++i) {
+        const std::uint64_t gap = in.get_varint();
+        if (gap >= kQuantileTreeLeaves - next_leaf) in.fail("a leaf lies beyond 65535");
+        const std::uint64_t count = in.get_varint();
+        if (count == 0 || count > static_cast<std::uint64_t>(INT64_MAX)) in.fail("a count is out of range");
+        if (__builtin_add_overflow(rows, static_cast<std::int64_t>(count), &rows)) {
+            in.fail("it counts more than 2^63 - 1 rows");
+        }
+        const auto leaf = static_cast<std::uint32_t>(next_leaf + gap);
+        parsed.push_back({leaf, static_cast<std::int64_t>(count)});
+        next_leaf = leaf + 1;
+    }
+    in.expect_end();
+    if (parsed.size() * 2 > kMaxSparseCapacity) {
+        allocate_dense(state, memory);
+        for (const LeafCount& leaf : parsed) state.counts[leaf.leaf] = leaf.count;
+    } else if (!parsed.empty()) {
+        std::uint32_t capacity = kFirstCapacity;
+        while (capacity < parsed.size() * 2) capacity *= 2;
+        allocate_table(state, capacity, memory);
+        for (const LeafCount& leaf : parsed) add_to_slot(state, leaf.leaf, leaf.count);
+    }
+    state.occupied = static_cast<std::uint32_t>(parsed.size());
+    state.rows = rows;
+    return state;
+}
+
+}  // namespace pgdp
