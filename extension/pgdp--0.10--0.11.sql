@@ -528,3 +528,56 @@ CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text, alp
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+
+-- dp_histogram (written from the install script's dp_histogram sections)
+-- dp_histogram (0.11): the counts of equal-width bins between lower and upper and of the two
+-- outer bins, noised at once (one release, one charge; docs/privacy.md "dp_histogram"). Its own
+-- state: the exact count of every bin.
+CREATE TYPE dp_histogram_bin AS (bin int4, bin_lower float8, bin_upper float8, count int8,
+                                 interval_low int8, interval_high int8, mechanism text);
+COMMENT ON TYPE dp_histogram_bin IS
+'One bin of a dp_histogram: its number (width_bucket''s: 0 below lower, bins + 1 from upper on and NaN), its bounds, the noisy count (at least 0) and the integers that hold the exact count with probability >= 0.95';
+
+CREATE FUNCTION pgdp_histogram_combine(internal, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_combine' LANGUAGE C PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_histogram_combine(internal, internal) IS 'dp_histogram: exact merge of partial counts';
+
+CREATE FUNCTION pgdp_histogram_serialize(internal) RETURNS bytea
+AS 'MODULE_PATHNAME', 'pgdp_histogram_serialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_histogram_serialize(internal) IS 'dp_histogram: versioned counts for parallel workers';
+
+CREATE FUNCTION pgdp_histogram_deserialize(bytea, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_histogram_deserialize(bytea, internal) IS 'dp_histogram: validated counts from parallel workers';
+
+CREATE FUNCTION pgdp_histogram_final(internal) RETURNS dp_histogram_bin[]
+AS 'MODULE_PATHNAME', 'pgdp_histogram_final' LANGUAGE C PARALLEL SAFE;
+-- dp_histogram: (value, lower, upper, bins, epsilon [, delta [, mechanism]]); other value types are cast to float8
+CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8, float8, text) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8) IS
+    'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
+CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8) IS
+    'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
+CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text) IS
+    'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
+

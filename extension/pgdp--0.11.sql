@@ -156,6 +156,29 @@ AS 'MODULE_PATHNAME', 'pgdp_stddev_ci_final' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_groups_final(internal) RETURNS boolean
 AS 'MODULE_PATHNAME', 'pgdp_groups_final' LANGUAGE C PARALLEL SAFE;
 
+-- dp_histogram (0.11): the counts of equal-width bins between lower and upper and of the two
+-- outer bins, noised at once (one release, one charge; docs/privacy.md "dp_histogram"). Its own
+-- state: the exact count of every bin.
+CREATE TYPE dp_histogram_bin AS (bin int4, bin_lower float8, bin_upper float8, count int8,
+                                 interval_low int8, interval_high int8, mechanism text);
+COMMENT ON TYPE dp_histogram_bin IS
+'One bin of a dp_histogram: its number (width_bucket''s: 0 below lower, bins + 1 from upper on and NaN), its bounds, the noisy count (at least 0) and the integers that hold the exact count with probability >= 0.95';
+
+CREATE FUNCTION pgdp_histogram_combine(internal, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_combine' LANGUAGE C PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_histogram_combine(internal, internal) IS 'dp_histogram: exact merge of partial counts';
+
+CREATE FUNCTION pgdp_histogram_serialize(internal) RETURNS bytea
+AS 'MODULE_PATHNAME', 'pgdp_histogram_serialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_histogram_serialize(internal) IS 'dp_histogram: versioned counts for parallel workers';
+
+CREATE FUNCTION pgdp_histogram_deserialize(bytea, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_histogram_deserialize(bytea, internal) IS 'dp_histogram: validated counts from parallel workers';
+
+CREATE FUNCTION pgdp_histogram_final(internal) RETURNS dp_histogram_bin[]
+AS 'MODULE_PATHNAME', 'pgdp_histogram_final' LANGUAGE C PARALLEL SAFE;
+
 -- Transition functions. Their value argument is "any" (as for the built-in count("any")): the
 -- aggregates below are typed, so PostgreSQL has already resolved and coerced the value to one of
 -- the aggregate's types, and the C code reads which from the call's Aggref. One function per form
@@ -1281,6 +1304,35 @@ CREATE AGGREGATE dp_groups(float8, float8, text, int8) (
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_groups(float8, float8, text, int8) IS
     'Private group selection (HAVING dp_groups(...)): true if the group may be released, decided from its number of privacy units.';
+
+-- dp_histogram: (value, lower, upper, bins, epsilon [, delta [, mechanism]]); other value types are cast to float8
+CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8, float8, text) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8) IS
+    'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
+CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8) IS
+    'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
+CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text) IS
+    'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
 
 -- =============================================================================================
 -- Per-role privacy budgets and the ledger (docs/architecture.md "Budgets and the ledger",

@@ -40,11 +40,17 @@ transition() {
         "$1" "$3" "$2"
 }
 
-# aggregate NAME ARGUMENTS SFUNC FINALFUNC COMMENT; ARGUMENTS may name alpha ("alpha float8").
+# dp_histogram's own state: the exact count of every bin (bins + 2 int64), its own combine and
+# (de)serialisation; the same final-function rule.
+HISTOGRAM_OPTIONS='STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE'
+
+# aggregate NAME ARGUMENTS SFUNC FINALFUNC COMMENT [OPTIONS]; ARGUMENTS may name alpha ("alpha float8").
 aggregate() {
-    local name="$1" arguments="$2" sfunc="$3" finalfunc="$4" comment="$5"
+    local name="$1" arguments="$2" sfunc="$3" finalfunc="$4" comment="$5" options="${6:-$SHARED_OPTIONS}"
     printf 'CREATE AGGREGATE %s(%s) (\n    SFUNC = %s, FINALFUNC = %s,\n    %s);\n' \
-        "$name" "$arguments" "$sfunc" "$finalfunc" "$SHARED_OPTIONS"
+        "$name" "$arguments" "$sfunc" "$finalfunc" "$options"
     printf "COMMENT ON AGGREGATE %s(%s) IS\n    '%s';\n" "$name" "${arguments//alpha /}" "${comment//\'/\'\'}"
 }
 
@@ -132,6 +138,22 @@ EOF
     for form in 'float8, float8' 'float8, float8, text' 'float8, float8, text, int8'; do
         aggregate dp_groups "$form" pgdp_count_transfn pgdp_groups_final "$GROUPS_COMMENT"
     done
+    histogram_aggregates
+}
+
+HISTOGRAM_COMMENT='Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.'
+
+# dp_histogram(value, lower, upper, bins, epsilon [, delta [, mechanism]]) -> dp_histogram_bin[]
+# (0.11; also written into the 0.10 -> 0.11 update script).
+histogram_aggregates() {
+    local form
+    echo
+    echo "-- dp_histogram: (value, lower, upper, bins, epsilon [, delta [, mechanism]]); other value types are cast to float8"
+    for form in "${FORMS[@]}"; do transition pgdp_histogram_transfn pgdp_histogram_transfn "float8, $BOUNDS, int4, $form"; done
+    for form in "${FORMS[@]}"; do
+        aggregate dp_histogram "float8, $BOUNDS, int4, $form" pgdp_histogram_transfn pgdp_histogram_final \
+            "$HISTOGRAM_COMMENT" "$HISTOGRAM_OPTIONS"
+    done
 }
 
 generate() {
@@ -154,7 +176,7 @@ generate() {
 # The C++ side: kAggregates in src/pg/calls/aggregate_identity.hpp, one row per line, from which
 # the server identifies its aggregates (by final function) and reads their arguments.
 IDENTITY=src/pg/calls/aggregate_identity.hpp
-SUPPORT_FUNCTIONS=src/pg/sql/aggregates.cpp
+SUPPORT_FUNCTIONS=(src/pg/sql/aggregates.cpp src/pg/sql/histogram_aggregate.cpp)
 
 # Prints "name symbol min max" per row of kAggregates; fails on a row it cannot read.
 table_rows() {
@@ -178,10 +200,10 @@ check_aggregate_table() {
     rows="$(table_rows)" || return 1
     local missing="" name symbol _
     while read -r name symbol _; do
-        grep -q "^PG_FUNCTION_INFO_V1($symbol);" "$SUPPORT_FUNCTIONS" || missing+=" $name:$symbol"
+        grep -q "^PG_FUNCTION_INFO_V1($symbol);" "${SUPPORT_FUNCTIONS[@]}" || missing+=" $name:$symbol"
     done <<<"$rows"
     if [ -n "$missing" ]; then
-        echo "install-script: final functions of kAggregates without PG_FUNCTION_INFO_V1 in $SUPPORT_FUNCTIONS:$missing" >&2
+        echo "install-script: final functions of kAggregates without PG_FUNCTION_INFO_V1 in ${SUPPORT_FUNCTIONS[*]}:$missing" >&2
         return 1
     fi
     awk -v table="$IDENTITY" '

@@ -218,7 +218,8 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
         return charge;
     }
     if (plan.kind == AggregateKind::Histogram) {
-        return count_release_charge(parameters.epsilon, parameters.delta, plan.count, parameters.groups_per_unit);
+        return count_release_charge(parameters.epsilon, parameters.delta, plan.count,
+                                    parameters.groups_per_unit);
     }
     const ReleasePlan& main = plan.main();
     charge.mechanism = main.mechanism;

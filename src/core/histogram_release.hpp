@@ -59,7 +59,7 @@ struct HistogramParameters {
     double epsilon = 0.0;
     double delta = 0.0;
     Mechanism mechanism = Mechanism::Laplace;
-    double alpha = kHistogramAlpha;      // per-bin interval: P(exact count outside) <= alpha
+    double alpha = kHistogramAlpha;     // per-bin interval: P(exact count outside) <= alpha
     std::uint32_t rows_per_unit = 1;    // person level: rows one unit keeps per group (k)
     std::uint32_t groups_per_unit = 1;  // person level: groups one unit may change (m)
 };

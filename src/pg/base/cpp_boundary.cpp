@@ -20,6 +20,8 @@ int sqlstate_of(ErrorKind kind) noexcept {
             return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
         case ErrorKind::OutOfMemory:
             return ERRCODE_OUT_OF_MEMORY;
+        case ErrorKind::CorruptState:
+            return ERRCODE_DATA_CORRUPTED;
         case ErrorKind::Interrupted:
             return ERRCODE_QUERY_CANCELED;
         case ErrorKind::Internal:

@@ -5,16 +5,17 @@
 //     unwinds frames that hold nothing but plain data.
 // Code inside guarded() must not call PostgreSQL functions that can ereport.
 //
-// What a user sees: pgdp's own errors (ArgumentError -> 22023, RangeError -> 22003) with their
-// message and hint. Any other exception is a library's or pgdp's failure: the user gets a fixed
-// pgdp message and hint, and its raw text (which may name Boost or C++ functions) goes to the
-// server log only (errdetail_log).
+// What a user sees: pgdp's own errors (ArgumentError -> 22023, RangeError -> 22003, a state that
+// fails validation, CorruptStateError -> XX001) with their message and hint. Any other exception is a
+// library's or pgdp's failure: the user gets a fixed pgdp message and hint, and its raw text (which may name
+// Boost or C++ functions) goes to the server log only (errdetail_log).
 #pragma once
 
 #include <new>
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/state_bytes.hpp"
 #include "core/interrupts.hpp"
 
 namespace pgdp::pg {
@@ -26,7 +27,7 @@ struct ErrorReport {
     char log_detail[1024];  // server log only; empty for pgdp's own errors
 };
 
-enum class ErrorKind { InvalidParameter, OutOfRange, OutOfMemory, Internal, Interrupted };
+enum class ErrorKind { InvalidParameter, OutOfRange, OutOfMemory, CorruptState, Internal, Interrupted };
 
 // Records pgdp's own error: message and hint are shown to the user.
 void record_error(ErrorReport& report, ErrorKind kind, const char* message, const char* hint) noexcept;
@@ -49,6 +50,8 @@ bool guarded(ErrorReport& report, Body&& body) noexcept {
         record_error(report, ErrorKind::InvalidParameter, error.what(), error.hint().c_str());
     } catch (const pgdp::RangeError& error) {
         record_error(report, ErrorKind::OutOfRange, error.what(), error.hint().c_str());
+    } catch (const pgdp::CorruptStateError& error) {
+        record_error(report, ErrorKind::CorruptState, error.what(), nullptr);
     } catch (const std::overflow_error& error) {
         record_foreign_error(report, ErrorKind::OutOfRange, error.what());
     } catch (const std::underflow_error& error) {

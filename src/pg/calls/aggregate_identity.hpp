@@ -18,12 +18,14 @@ namespace pgdp::pg {
 using pgdp::AggregateKind;
 
 // Where a call's privacy arguments are (0-based; -1: none). A value comes first when there are
-// bounds; delta and mechanism, both optional, follow epsilon; the *_ci forms end with alpha.
+// bounds (then dp_histogram's bins); delta and mechanism, both optional, follow epsilon; the *_ci
+// forms end with alpha.
 struct ArgumentPositions {
     int lower;
     int upper;
     int epsilon;
-    int min_units;  // dp_groups: after the mechanism
+    int min_units;   // dp_groups: after the mechanism
+    int shape = -1;  // dp_histogram: bins, after the bounds (epsilon follows it)
 };
 
 struct AggregateDefinition {
@@ -51,6 +53,8 @@ inline constexpr AggregateDefinition kAggregates[] = {
     {"dp_stddev_ci", AggregateKind::StandardDeviation, true, "pgdp_stddev_ci_final", { 1,  2, 3, -1},            5, 7},
     // Private group selection: dp_groups(epsilon, delta [, mechanism [, min_units]]) -> boolean.
     {"dp_groups",   AggregateKind::Selection, false, "pgdp_groups_final",   {-1, -1, 0,  3},                     2, 4},
+    // dp_histogram(value, lower, upper, bins, epsilon [, delta [, mechanism]]) -> dp_histogram_bin[].
+    {"dp_histogram", AggregateKind::Histogram, false, "pgdp_histogram_final", { 1, 2, 4, -1, 3},               5, 7},
 };
 // clang-format on
 
@@ -99,7 +103,8 @@ constexpr bool consistent() {
         const int alpha = row.with_interval ? 1 : 0;
         if ((at.lower >= 0) != (at.upper >= 0) || (at.lower >= 0 && (at.lower != 1 || at.upper != 2)))
             return false;
-        if (at.epsilon != (at.lower >= 0 ? 3 : 0)) return false;
+        if (at.shape >= 0 && (at.lower < 0 || at.shape != 3)) return false;
+        if (at.epsilon != (at.lower >= 0 ? 3 + (at.shape >= 0 ? 1 : 0) : 0)) return false;
         if (at.min_units >= 0 && (at.min_units != at.epsilon + 3 || row.with_interval)) return false;
         if (row.max_arguments != at.epsilon + 3 + (at.min_units >= 0 ? 1 : 0) + alpha) return false;
         if (row.min_arguments < at.epsilon + 1 + alpha || row.min_arguments > row.max_arguments) return false;
@@ -127,9 +132,10 @@ inline constexpr AggregateIdentity kDpVariance = identity_table::named("dp_varia
 inline constexpr AggregateIdentity kDpStddev = identity_table::named("dp_stddev");
 inline constexpr AggregateIdentity kDpVarianceCi = identity_table::named("dp_variance_ci");
 inline constexpr AggregateIdentity kDpStddevCi = identity_table::named("dp_stddev_ci");
+inline constexpr AggregateIdentity kDpHistogram = identity_table::named("dp_histogram");
 static_assert(kDpSum.is_pgdp && kDpMean.is_pgdp && kDpCount.is_pgdp && kDpSumCi.is_pgdp &&
                   kDpMeanCi.is_pgdp && kDpCountCi.is_pgdp && kDpGroups.is_pgdp && kDpVariance.is_pgdp &&
-                  kDpStddev.is_pgdp && kDpVarianceCi.is_pgdp && kDpStddevCi.is_pgdp,
+                  kDpStddev.is_pgdp && kDpVarianceCi.is_pgdp && kDpStddevCi.is_pgdp && kDpHistogram.is_pgdp,
               "every kDp* identity names a row of kAggregates");
 
 }  // namespace pgdp::pg

@@ -24,6 +24,7 @@ const char* parameter_name(const AggregateIdentity& identity, int index, int nar
     if (identity.with_interval && index == nargs - 1) return "alpha";
     if (index == at.lower) return "lower";
     if (index == at.upper) return "upper";
+    if (index == at.shape) return "bins";
     if (index == at.epsilon) return "epsilon";
     if (index == at.epsilon + 1) return "delta";
     if (index == at.epsilon + 2) return "mechanism";
@@ -192,6 +193,15 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     if (at.lower >= 0) {
         given.lower = float8_parameter(aggref, at.lower, "lower", context);
         given.upper = float8_parameter(aggref, at.upper, "upper", context);
+    }
+    if (at.shape >= 0) {
+        bool is_null = false;
+        const Datum bins = constant_argument(aggref, at.shape, "bins", context, &is_null);
+        if (is_null) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("bins must not be NULL"),
+                            errhint("Pass the number of equal-width bins between lower and upper.")));
+        }
+        given.bins = DatumGetInt32(bins);
     }
     given.epsilon = float8_parameter(aggref, at.epsilon, "epsilon", context);
     const int delta_at = at.epsilon + 1;

@@ -465,6 +465,21 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
 }
 
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
+// A release whose person-level form needs each unit's rows bounded per group (not yet built):
+// refused over protected relations before anything is charged.
+void refuse_unbounded_calls(List* calls, const char* name) {
+    ListCell* cell;
+    foreach (cell, calls) {
+        const AggregateIdentity identity = identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid);
+        if (identity.kind != AggregateKind::Histogram) continue;
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("%s over the protected relation \"%s\" is not supported yet", identity.name,
+                               name != nullptr ? name : "?"),
+                        errdetail("Its person-level form needs each privacy unit's rows bounded per group."),
+                        errhint("Use dp_count per bin (GROUP BY width_bucket(...)) with group selection.")));
+    }
+}
+
 bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalog, List** marks) {
     Query* level = analysed.query;
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
@@ -498,6 +513,7 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
     }
     const auto* first = entries != NIL ? static_cast<const ProtectedEntry*>(linitial(entries)) : nullptr;
     const char* name = get_rel_name(first != nullptr ? first->protection.root : below_relation);
+    refuse_unbounded_calls(calls, name);
     if (name == nullptr) name = "?";
     if (below) {
         refuse_person_level_release(

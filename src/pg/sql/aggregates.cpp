@@ -30,6 +30,7 @@ extern "C" {
 #include "core/clamped_sum.hpp"
 #include "core/aggregate_release.hpp"
 #include "pg/calls/aggregate_identity.hpp"
+#include "pg/calls/call_site.hpp"
 #include "pg/calls/parameters.hpp"
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/execution/release_execution.hpp"
@@ -38,8 +39,12 @@ extern "C" {
 
 namespace {
 
+using pgdp::pg::aggregate_context;
 using pgdp::pg::AggregateIdentity;
 using pgdp::pg::AggregateKind;
+using pgdp::pg::call_site;
+using pgdp::pg::CallSite;
+using pgdp::pg::final_call_site;
 using pgdp::pg::is_integer_type;
 using pgdp::pg::Parameters;
 
@@ -76,75 +81,6 @@ static_assert(alignof(ClampedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
 
 constexpr uint8 kStateFormatVersion = 3;
 constexpr int kSerializedStateSize = 1 + 8 + 16 + 16 + 8 + 8;
-
-// One call site: what every support function of one aggregate call (transition, combine, final)
-// keeps in its fn_extra, allocated in fn_mcxt on its first call. Plain data, freed with fn_mcxt.
-struct CallSite {
-    Parameters parameters;  // as charged (release_execution.hpp): never evaluated again
-    bool partial_totals;    // a distributed call: adds workers' totals (plan_marks.hpp reads_partial_totals)
-    bool squares;           // dp_variance, dp_stddev: also totals the centred squares, in these units
-    pgdp::CentredSquareUnits square_units;
-    bool planned;  // final functions: `plan` is the release plan charged for the call
-    pgdp::AggregatePlan plan;
-    int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
-};
-static_assert(std::is_trivially_copyable_v<CallSite> && alignof(CallSite) <= MAXIMUM_ALIGNOF,
-              "call sites are plain data in palloc'd memory");
-
-// The call site of fcinfo, created on the first call from the parameters registered when the
-// execution started and, for a final function, the release plan it was charged with
-// (release_execution.hpp charged_call).
-CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
-    if (fcinfo->flinfo->fn_extra != nullptr) return *static_cast<CallSite*>(fcinfo->flinfo->fn_extra);
-    const Aggref* aggref = AggGetAggref(fcinfo);
-    if (aggref == nullptr || !IsA(fcinfo->context, AggState)) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("pgdp aggregates cannot be used as window functions"),
-                        errhint("Use the aggregate with GROUP BY instead of OVER (...).")));
-    }
-    // The call's arguments are read by position: only as the support function of a pgdp
-    // aggregate, never through another aggregate that calls it (Citus's worker_partial_agg).
-    const AggregateIdentity identity = pgdp::pg::identify_aggregate(aggref->aggfnoid);
-    if (!identity.is_pgdp) {
-        ereport(ERROR,
-                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                 errmsg("pgdp aggregate support functions run only as part of a pgdp aggregate"),
-                 errdetail("They were called by the aggregate %s.", format_procedure(aggref->aggfnoid)),
-                 errhint("Call dp_sum, dp_mean or dp_count itself.")));
-    }
-    const pgdp::pg::ChargedCall& call = pgdp::pg::charged_call(fcinfo, final_call);
-    auto* site = static_cast<CallSite*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CallSite)));
-    site->parameters = call.parameters;
-    if (final_call) {
-        site->plan = *call.plan;  // charged_call returns final calls only with their charged plan
-        site->planned = true;
-    }
-    site->partial_totals = pgdp::pg::reads_partial_totals(aggref);
-    site->squares = pgdp::reads_squares(identity.kind);
-    if (site->squares) {
-        const pgdp::AggregateParameters& p = site->parameters.privacy;
-        pgdp::CentredSquareUnits units{};
-        PGDP_GUARDED(units = pgdp::centred_square_units(p.lower, p.upper, p.unit_exponent));
-        site->square_units = units;
-    }
-    fcinfo->flinfo->fn_extra = site;
-    return *site;
-}
-
-MemoryContext aggregate_context(FunctionCallInfo fcinfo) {
-    MemoryContext context = nullptr;
-    const int how = AggCheckCallContext(fcinfo, &context);
-    if (how == AGG_CONTEXT_WINDOW) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("pgdp aggregates cannot be used as window functions"),
-                        errhint("Each window frame would be a separate release; use GROUP BY.")));
-    }
-    if (how == 0) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("pgdp aggregate support function called outside an aggregate")));
-    }
-    return context;
-}
 
 ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context, const pgdp::AggregateParameters& p) {
     if (!PG_ARGISNULL(0)) return reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
@@ -330,20 +266,7 @@ Datum typed_value(const pgdp::AggregateRelease& release, Oid type, AggregateKind
 // without rows), the release computed behind the exception barrier (only plain data is alive
 // when an error is raised here), and the result in the aggregate's form.
 Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
-    (void)aggregate_context(fcinfo);
-    // Released only for a call charged by this execution (release_execution.hpp), and only while no
-    // other role's code has become active since the charge (a cursor fetched from such code).
-    CallSite& site = call_site(fcinfo, true);
-    pgdp::pg::require_release_still_allowed(fcinfo);
-    // A plain aggregate has one group: a second final call means the executor computed it again
-    // (a rescan), which would be a second release of one charge.
-    const AggState* aggstate = castNode(AggState, fcinfo->context);
-    if (castNode(Agg, aggstate->ss.ps.plan)->aggstrategy == AGG_PLAIN &&
-        ++site.plain_final_calls > aggstate->maxsets) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("a pgdp aggregate was evaluated twice for one charge"),
-                        errhint("Compute the release once, e.g. in a MATERIALIZED CTE.")));
-    }
+    const CallSite& site = final_call_site(fcinfo, identity);
     const ClampedState* state = final_state(fcinfo);
     const pgdp::ExactTotals totals{state->units.get(), state->rows, state->squares.get()};
     const pgdp::AggregateParameters& parameters = site.parameters.privacy;
@@ -351,12 +274,6 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
     pgdp::AggregateRelease release;
     pgdp::ReleaseCharge charged{};
     bool keep = false;
-    // Only with the plan charged for this call, never another: fail closed.
-    if (!site.planned || site.plan.kind != identity.kind) {
-        ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("pgdp aggregate call was not charged"),
-                        errdetail("Its final function found no release plan charged for it."),
-                        errhint("Report the query.")));
-    }
     PGDP_GUARDED({
         if (identity.kind == AggregateKind::Selection) {
             // The keep decision is sampled exactly (partition_selection.hpp); no noisy count leaves.
