@@ -23,7 +23,7 @@
 // valid DP outputs. Edges are exact powers of two, so each bin lies wholly inside or outside the
 // bounds: a statistic that keeps per-bin partial sums clamps in the same pass (a bin below the
 // bounds contributes count * lower, above count * upper, inside its own sum).
-// docs/drafts/histograms.md "Bounds the analyst need not guess".
+// docs/statistics/histograms.md "Bounds the analyst need not guess".
 #pragma once
 
 #include <cstddef>

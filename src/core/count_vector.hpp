@@ -2,7 +2,7 @@
 // log-scale bins that estimate clamping bounds (bounds_estimation.hpp). The state is plain
 // int64 counts (exact merge in any order, serialized with a version byte); the release noises
 // every coordinate independently with one plan calibrated for the whole vector
-// (docs/drafts/histograms.md "One release of a vector of counts").
+// (docs/statistics/histograms.md "One release of a vector of counts").
 //
 // Neighbouring inputs: row level, one row added or removed changes exactly one coordinate by 1.
 // Person level, one privacy unit keeps at most k rows per group (the shim enforces it) in at most

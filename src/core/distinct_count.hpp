@@ -10,7 +10,7 @@
 // at most one, and min(cap, .) does not increase that. A collision (two values, one hash) makes
 // D smaller than the distinct count (expected n^2 / 2^65 lost values for n values), never moves
 // it by more than 1 per row. Person level: the shim keeps at most c distinct values of one unit
-// per group, so a unit adds at most c hashes: sensitivity c. docs/drafts/histograms.md.
+// per group, so a unit adds at most c hashes: sensitivity c. docs/statistics/histograms.md.
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // (Smith 2011, "Privacy-preserving statistical estimation with optimal convergence rates",
 // STOC: the interval-weighted form, whose output density on [lower, upper] is
 // proportional to exp(-epsilon/2 * |rank error|)), as the alternative the quantile tree is
-// measured against (docs/drafts/quantiles.md). Not a product aggregate: it needs every value
+// measured against (docs/statistics/quantiles.md). Not a product aggregate: it needs every value
 // sorted (memory grows with the rows), and every further quantile costs another release
 // (JointExp, Gillenwater et al. 2021, answers many at once, still from the sorted values).
 //

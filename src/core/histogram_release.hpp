@@ -5,7 +5,7 @@
 // underflow, bins + 1 for overflow; inside, as float.c's width_bucket_float8 computes it today:
 // bins * ((x - lower) / (upper - lower)) truncated, capped at bins - 1, plus 1); a NaN value, which
 // width_bucket refuses, is counted in the overflow bin (PostgreSQL sorts NaN above every number), so every
-// row is counted once. Privacy: count_vector.hpp and docs/drafts/histograms.md.
+// row is counted once. Privacy: count_vector.hpp and docs/statistics/histograms.md.
 #pragma once
 
 #include <cstddef>

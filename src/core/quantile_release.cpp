@@ -93,7 +93,7 @@ private:
 };
 
 // The noisy tree, drawn lazily: a node's noise is drawn the first time the descent reads it
-// and kept, so every q of the release reads the same noisy count (docs/drafts/quantiles.md:
+// and kept, so every q of the release reads the same noisy count (docs/statistics/quantiles.md:
 // the same distribution as noising all 69904 nodes first).
 class NoisyTree {
 public:

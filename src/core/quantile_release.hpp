@@ -2,7 +2,7 @@
 // the noise of the node counts from the call's constant parameters; the release noises every
 // node count the descent reads (drawn lazily, each at most once, so all q of a call share one
 // noisy tree: one release, one charge), descends by noisy counts and interpolates inside the
-// node it stops at. docs/drafts/quantiles.md has the privacy argument.
+// node it stops at. docs/statistics/quantiles.md has the privacy argument.
 //
 // Sensitivity (per group): a row is counted in one node of each of the 4 levels below the root
 // (the root's count is never read), so adding or removing a row changes 4 node counts by 1.
@@ -35,7 +35,7 @@ constexpr std::size_t kMaxQuantileLevels = 1000;
 // Children whose noisy count is at most this many noise standard deviations are read as empty
 // (post-processing: it only reads noisy counts and public parameters). 0: only negative and
 // zero counts; thresholds of 1, 2 and 3 standard deviations were measured no more accurate
-// (docs/drafts/quantiles.md).
+// (docs/statistics/quantiles.md).
 constexpr double kQuantileNoiseThreshold = 0.0;
 
 // q: non-empty, at most kMaxQuantileLevels levels, each in [0, 1] (not NaN). ArgumentError("q").

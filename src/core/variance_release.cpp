@@ -63,7 +63,7 @@ VarianceShares variance_budget_shares() {
     return VarianceShares{outer, 1.0 - 2.0 * outer, outer};
 }
 
-// Sensitivities (docs/drafts/variance.md): one row moves the count by 1, the centred sum by at
+// Sensitivities (docs/statistics/variance.md): one row moves the count by 1, the centred sum by at
 // most D half units and the sum of squares by at most the largest square (centred_squares.hpp),
 // all exact for the accumulated units (their rounding is inside). Each release gets its share of
 // epsilon and delta; all three use the mechanism resolved on the squares, so by basic composition

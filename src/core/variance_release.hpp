@@ -2,7 +2,7 @@
 // centred values (value - midpoint) and the sum S2 of their squares (centred_squares.hpp), with
 // the budget split that minimises the worst-case first-order error of S2/n - (S1/n)^2, and the
 // post-processing that keeps the result in [0, (upper - lower)^2 / 4]. The argument is in
-// docs/drafts/variance.md; aggregate_release.hpp dispatches here.
+// docs/statistics/variance.md; aggregate_release.hpp dispatches here.
 #pragma once
 
 #include "core/aggregate_release.hpp"

@@ -1,5 +1,5 @@
 // An empirical privacy audit: a statistical lower bound on the epsilon a release mechanism spends,
-// from many releases on two neighbouring datasets (docs/drafts/audit.md).
+// from many releases on two neighbouring datasets (docs/statistics/audit.md).
 //
 // If M is (epsilon, delta)-DP, every event S satisfies P[M(D) in S] <= e^epsilon P[M(D') in S] +
 // delta, and the same with D and D' swapped. For each event of a family fixed before the releases
@@ -51,7 +51,7 @@ struct AuditSettings {
 // The settings with `releases_per_side` releases on each side and a pilot of a tenth of that: for
 // mechanisms whose release is costly (a vector of many noisy counts) or whose audit reaches its
 // power with fewer releases. The Clopper-Pearson bounds widen as 1/sqrt(releases): at 2e4 per side a
-// Laplace-family audit at epsilon 1 still shows about 90 % of epsilon (docs/drafts/audit.md).
+// Laplace-family audit at epsilon 1 still shows about 90 % of epsilon (docs/statistics/audit.md).
 inline AuditSettings audit_settings_with(std::size_t releases_per_side) {
     AuditSettings settings;
     settings.releases_per_side = releases_per_side;

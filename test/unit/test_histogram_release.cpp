@@ -207,7 +207,7 @@ TEST(Histogram, HugeEpsilonReleasesTheExactCounts) {
 // Row level: one row moves one bin by 1, so each bin is a scalar release of sensitivity 1. Person
 // level (k rows per unit per group, m groups): the Laplace per bin at scale k m / epsilon (L1 k per
 // group); the truncated Laplace at (epsilon/m, delta/m) with sensitivity k (shifts c_i with sum
-// c_i <= k compose to at most that, docs/drafts/histograms.md).
+// c_i <= k compose to at most that, docs/statistics/histograms.md).
 TEST(Histogram, LaplaceFamilyPlansCoverTheVector) {
     for (std::uint32_t k : {1u, 3u, 1000u}) {
         for (std::uint32_t m : {1u, 4u}) {

@@ -4,7 +4,7 @@
 // 2e5 releases on each of two worst-case neighbours (docs/privacy.md "Neighbouring relation": one
 // row added, at the bound that moves the release most) and asserts epsilon_lb <= the declared
 // epsilon (a correct mechanism fails with probability <= 1e-5) and epsilon_lb >= a stated share of
-// it (the audit's power; see docs/drafts/audit.md for the shares and the measured values). Last,
+// it (the audit's power; see docs/statistics/audit.md for the shares and the measured values). Last,
 // the auditor's own check: a sum planned at half its sensitivity must fail the audit.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 

@@ -64,7 +64,7 @@ Counts group(double extreme, std::int64_t extreme_rows) {
 }
 
 // The most rows a bin can hold and still be occupied only when its noise Z >= 1: floor(tau) for
-// the occupancy threshold tau = release_half_width(plan, 0.01 / 193) - 1 (docs/drafts/histograms.md:
+// the occupancy threshold tau = release_half_width(plan, 0.01 / 193) - 1 (docs/statistics/histograms.md:
 // a bin is occupied when its noisy count exceeds tau). Taken from the plan, so that the neighbours
 // sit at the threshold of whatever plan the stage uses.
 std::int64_t rows_below_threshold(const pgdp::ReleasePlan& plan) {

@@ -33,7 +33,7 @@ using Rows = std::vector<double>;
 const pgdp::HistogramSpec kSpec = pgdp::validate_histogram_spec(0.0, 2.0, 2);
 
 // A release costs four draws. The Laplace family's audits show most of epsilon with 2e4 releases
-// per side; the Gaussian's need more for their tails, 5e4 (docs/drafts/audit.md: the shares at
+// per side; the Gaussian's need more for their tails, 5e4 (docs/statistics/audit.md: the shares at
 // these counts and the CPU time).
 struct Budget {
     Mechanism mechanism;
@@ -159,7 +159,7 @@ TEST(PrivacyAudit, HistogramUnitSpendsNoMoreThanItsBudget) {
 // epsilon 2.3 (the continuous profile at that mu); asserted: epsilon_lb above the declared epsilon
 // (measured 1.53-1.54; at delta 1e-5 the same plan shows only 0.99, hence 1e-3). The plan
 // plan_count_vector's k > 1 raise replaces, plan_release's scalar plan at sensitivity k, is not a
-// leak to catch: its sigma equals the raised one to 4 digits here (docs/drafts/audit.md).
+// leak to catch: its sigma equals the raised one to 4 digits here (docs/statistics/audit.md).
 TEST(PrivacyAuditor, CatchesAHistogramPlannedForOneRowPerUnit) {
     constexpr std::uint32_t k = 4;
     const Budget b{Mechanism::Gaussian, "gaussian", 1.0, 1e-3, 50000, 0.0};

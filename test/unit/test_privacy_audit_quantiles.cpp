@@ -1,4 +1,4 @@
-// The empirical privacy audit (unit/privacy_audit.hpp, docs/drafts/audit.md) of the quantile tree
+// The empirical privacy audit (unit/privacy_audit.hpp, docs/statistics/audit.md) of the quantile tree
 // (release_quantiles) and of the exponential mechanism (ExponentialQuantileSampler).
 //
 // Tree neighbours: an empty group and the same group with one unit's rows at the lower bound,
@@ -53,7 +53,7 @@ pgdp_test::AuditResult audit_tree_minimum(double epsilon, std::int64_t rows_per_
     return pgdp_test::audit_mechanism(release, &empty.state, &with_unit.state, 0.0, settings);
 }
 
-// The Laplace tree shows about 90 % of epsilon here (docs/drafts/quantiles.md); floor 1/2.
+// The Laplace tree shows about 90 % of epsilon here (docs/statistics/quantiles.md); floor 1/2.
 TEST(PrivacyAudit, QuantileTreeSpendsNoMoreThanItsBudget) {
     pgdp_test::expect_audit_within("dp_quantiles laplace eps=1 q=0", audit_tree_minimum(1.0, 1), 1.0, 0.5);
 }

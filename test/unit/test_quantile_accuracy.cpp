@@ -1,4 +1,4 @@
-// Accuracy of the two quantile mechanisms on the same data (docs/drafts/quantiles.md, the table):
+// Accuracy of the two quantile mechanisms on the same data (docs/statistics/quantiles.md, the table):
 // 2000 releases per (shape, epsilon) with a fixed seed, rank errors at the tree's resolution
 // (65536 cells) and at full resolution. Each mechanism's rank error is checked against a bound
 // derived in the draft, which a release exceeds with probability at most 1e-3; a check fails if

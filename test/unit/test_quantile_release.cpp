@@ -1,6 +1,6 @@
 // Releases from the quantile tree (src/core/quantile_release.cpp): the plan's calibration checked
 // against the privacy criteria computed here (the node-count vector's L1 and L2 sensitivity,
-// derived in docs/drafts/quantiles.md and checked on data below), exactness at huge epsilon
+// derived in docs/statistics/quantiles.md and checked on data below), exactness at huge epsilon
 // against percentile_disc of the clamped values, bounds and monotonicity in q, one noisy tree per
 // release, and argument errors that name the argument.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

@@ -1,6 +1,6 @@
 // dp_variance and dp_stddev (core/variance_release.hpp, core/centred_squares.hpp): the exact
 // accumulation of centred squares against 128-bit-free big-integer arithmetic, the sensitivities
-// and the budget split against their derivation (docs/drafts/variance.md), exactness at a huge
+// and the budget split against their derivation (docs/statistics/variance.md), exactness at a huge
 // epsilon against an independent two-pass variance in 50-digit floating point, the bounds of every
 // release, and, over fixed-seed draws, the intervals' coverage and the delta-method noise_sd
 // (bounds at pgdp_test::kZ = 4.5 standard errors: a correct implementation fails a check with
