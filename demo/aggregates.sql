@@ -326,6 +326,21 @@ SELECT to_char(100.0 * avg((t.s BETWEEN (gauss).ci_lower AND (gauss).ci_upper)::
 FROM releases, truth t
 GROUP BY t.s, t.m, t.n;
 
+-- 9 --------------------------------------------------------------------------------------------
+\echo
+\echo '== 9. Spread and shape (0.11): dp_stddev and dp_histogram next to stddev_pop and width_bucket =='
+\echo '   dp_stddev: epsilon 1 split 0.28 : 0.44 : 0.28 over the centred sum of squares, sum and count.'
+SELECT region, pg_temp.dec(stddev_pop(pg_temp.clamp(salary, 20000, 250000)), 17) AS "true stddev (clamped)",
+       pg_temp.dec(dp_stddev(salary, 20000, 250000, 1), 17) AS "dp_stddev(salary, 20000, 250000, 1)"
+FROM staff GROUP BY region ORDER BY count(*) DESC;
+\echo '   dp_histogram(age, 20, 70, 5, 0.5): five bins of 10 years and the two outer bins, one release'
+\echo '   (epsilon 0.5 for all seven counts: a row is in one bin), each with its 95% interval.'
+SELECT h.bin, h.bin_lower, h.bin_upper, coalesce(t.n, 0) AS "true count (width_bucket)", h.count AS "dp_histogram",
+       '[' || h.interval_low || ', ' || h.interval_high || ']' AS "95% interval"
+FROM unnest((SELECT dp_histogram(age, 20, 70, 5, 0.5) FROM staff)) AS h
+LEFT JOIN (SELECT width_bucket(age, 20, 70, 5) AS bin, count(*) AS n FROM staff GROUP BY 1) t ON t.bin = h.bin
+ORDER BY h.bin;
+
 \echo
 \echo '   Every query above is a separate release: their privacy costs add up, and each was charged'
 \echo '   to this session''s budget (part 3 shows budgets at work). See docs/privacy.md.'
