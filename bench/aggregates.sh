@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# dp_sum, dp_mean and dp_count against PostgreSQL's sum, avg and count(*), serial and with two
+# dp_sum, dp_mean, dp_count, dp_variance and dp_histogram against PostgreSQL's sum, avg, count(*),
+# var_pop and a width_bucket GROUP BY, serial and with two
 # parallel workers, plus hash-aggregate memory per group. One run does everything:
 # install what is missing, build and install pgdp, start a throwaway PostgreSQL cluster tuned
 # for the benchmark (scripts/common.sh, as scripts/demo.sh does), load the table, VACUUM ANALYZE,
@@ -131,6 +132,8 @@ LABELS=(
     "mean int8"
     "count"
     "sum float8 GROUP BY 1000 groups"
+    "variance float8"
+    "histogram float8, 10 bins"
 )
 OURS=(
     "SELECT dp_sum(f8, $P) FROM $TABLE"
@@ -139,6 +142,8 @@ OURS=(
     "SELECT dp_mean(i8, $P) FROM $TABLE"
     "SELECT dp_count(1, 1e-6) FROM $TABLE"
     "SELECT g1000, dp_sum(f8, $P) FROM $TABLE GROUP BY g1000"
+    "SELECT dp_variance(f8, $P) FROM $TABLE"
+    "SELECT dp_histogram(f8, 0, 1000, 10, 1, 1e-6) FROM $TABLE"
 )
 BUILTIN=(
     "SELECT sum(f8) FROM $TABLE"
@@ -147,6 +152,8 @@ BUILTIN=(
     "SELECT avg(i8) FROM $TABLE"
     "SELECT count(*) FROM $TABLE"
     "SELECT g1000, sum(f8) FROM $TABLE GROUP BY g1000"
+    "SELECT var_pop(f8) FROM $TABLE"
+    "SELECT width_bucket(f8, 0, 1000, 10), count(*) FROM $TABLE GROUP BY 1"
 )
 SHOWN_OURS=(
     "dp_sum(f8, $P)"
@@ -155,8 +162,11 @@ SHOWN_OURS=(
     "dp_mean(i8, $P)"
     "dp_count(1, 1e-6)"
     "dp_sum(f8, $P) GROUP BY g1000"
+    "dp_variance(f8, $P)"
+    "dp_histogram(f8, 0, 1000, 10, 1, 1e-6)"
 )
-SHOWN_BUILTIN=("sum(f8)" "sum(i8)" "avg(f8)" "avg(i8)" "count(*)" "sum(f8) GROUP BY g1000")
+SHOWN_BUILTIN=("sum(f8)" "sum(i8)" "avg(f8)" "avg(i8)" "count(*)" "sum(f8) GROUP BY g1000" "var_pop(f8)"
+               "width_bucket(f8, 0, 1000, 10), count(*) GROUP BY 1")
 
 
 # Median of numbers on stdin.
