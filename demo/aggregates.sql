@@ -328,11 +328,21 @@ GROUP BY t.s, t.m, t.n;
 
 -- 9 --------------------------------------------------------------------------------------------
 \echo
-\echo '== 9. Spread and shape (0.11): dp_stddev and dp_histogram next to stddev_pop and width_bucket =='
+\echo '== 9. Spread and shape (0.11): dp_stddev, dp_median, dp_histogram next to PostgreSQL''s own =='
 \echo '   dp_stddev: epsilon 1 split 0.28 : 0.44 : 0.28 over the centred sum of squares, sum and count.'
 SELECT region, pg_temp.dec(stddev_pop(pg_temp.clamp(salary, 20000, 250000)), 17) AS "true stddev (clamped)",
        pg_temp.dec(dp_stddev(salary, 20000, 250000, 1), 17) AS "dp_stddev(salary, 20000, 250000, 1)"
 FROM staff GROUP BY region ORDER BY count(*) DESC;
+\echo '   dp_median and dp_quantiles: any number of levels from one noisy quantile tree (one release).'
+SELECT region, pg_temp.dec(percentile_disc(0.5) WITHIN GROUP (ORDER BY pg_temp.clamp(salary, 20000, 250000)), 17)
+           AS "true median (clamped)",
+       pg_temp.dec(dp_median(salary, 20000, 250000, 1), 17) AS "dp_median(salary, 20000, 250000, 1)"
+FROM staff GROUP BY region ORDER BY count(*) DESC;
+SELECT d.truth AS "true deciles 1, 5, 9",
+       (SELECT array_agg(round(x::numeric)) FROM unnest(d.released) x) AS "dp_quantiles(..., ARRAY[0.1, 0.5, 0.9], 1)"
+FROM (SELECT percentile_disc(ARRAY[0.1, 0.5, 0.9]) WITHIN GROUP (ORDER BY pg_temp.clamp(salary, 20000, 250000)) AS truth,
+             dp_quantiles(salary, 20000, 250000, ARRAY[0.1, 0.5, 0.9], 1) AS released
+      FROM staff) d;
 \echo '   dp_histogram(age, 20, 70, 5, 0.5): five bins of 10 years and the two outer bins, one release'
 \echo '   (epsilon 0.5 for all seven counts: a row is in one bin), each with its 95% interval.'
 SELECT h.bin, h.bin_lower, h.bin_upper, coalesce(t.n, 0) AS "true count (width_bucket)", h.count AS "dp_histogram",

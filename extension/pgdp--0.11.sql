@@ -179,6 +179,28 @@ COMMENT ON FUNCTION pgdp_histogram_deserialize(bytea, internal) IS 'dp_histogram
 CREATE FUNCTION pgdp_histogram_final(internal) RETURNS dp_histogram_bin[]
 AS 'MODULE_PATHNAME', 'pgdp_histogram_final' LANGUAGE C PARALLEL SAFE;
 
+-- dp_quantile, dp_quantiles, dp_median (0.11): quantiles of values clamped to [lower, upper] from
+-- one noisy quantile tree per call (docs/privacy.md "Statistics beyond sums, means and counts").
+-- Their own state: the tree's exact leaf counts.
+CREATE FUNCTION pgdp_quantile_combine(internal, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_combine' LANGUAGE C PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_quantile_combine(internal, internal) IS 'pgdp quantiles: exact merge of partial trees';
+
+CREATE FUNCTION pgdp_quantile_serialize(internal) RETURNS bytea
+AS 'MODULE_PATHNAME', 'pgdp_quantile_serialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_quantile_serialize(internal) IS 'pgdp quantiles: versioned tree for parallel workers';
+
+CREATE FUNCTION pgdp_quantile_deserialize(bytea, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_quantile_deserialize(bytea, internal) IS 'pgdp quantiles: validated tree from parallel workers';
+
+CREATE FUNCTION pgdp_quantile_final(internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_quantile_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantiles_final(internal) RETURNS float8[]
+AS 'MODULE_PATHNAME', 'pgdp_quantiles_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_median_final(internal) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_median_final' LANGUAGE C PARALLEL SAFE;
+
 -- Transition functions. Their value argument is "any" (as for the built-in count("any")): the
 -- aggregates below are typed, so PostgreSQL has already resolved and coerced the value to one of
 -- the aggregate's types, and the C code reads which from the call's Aggref. One function per form
@@ -1333,6 +1355,87 @@ CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text
     DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text) IS
     'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
+
+-- dp_quantile, dp_quantiles, dp_median; other value types are cast to float8
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8[], float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8[], float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8, float8, float8, text) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8[], float8, float8, text) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8, float8, text) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dp_quantile(float8, float8, float8, float8, float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8, float8) IS
+    'Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).';
+CREATE AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8) IS
+    'Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.';
+CREATE AGGREGATE dp_median(float8, float8, float8, float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_median(float8, float8, float8, float8) IS
+    'Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.';
+CREATE AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8) IS
+    'Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).';
+CREATE AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8) IS
+    'Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.';
+CREATE AGGREGATE dp_median(float8, float8, float8, float8, float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_median(float8, float8, float8, float8, float8) IS
+    'Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.';
+CREATE AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8, text) IS
+    'Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).';
+CREATE AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8, text) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8, text) IS
+    'Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.';
+CREATE AGGREGATE dp_median(float8, float8, float8, float8, float8, text) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_median(float8, float8, float8, float8, float8, text) IS
+    'Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.';
 
 -- =============================================================================================
 -- Per-role privacy budgets and the ledger (docs/architecture.md "Budgets and the ledger",

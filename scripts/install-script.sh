@@ -139,9 +139,44 @@ EOF
         aggregate dp_groups "$form" pgdp_count_transfn pgdp_groups_final "$GROUPS_COMMENT"
     done
     histogram_aggregates
+    quantile_aggregates
 }
 
 HISTOGRAM_COMMENT='Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.'
+
+QUANTILE_OPTIONS='STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE'
+QUANTILE_COMMENT='Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).'
+QUANTILES_COMMENT='Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.'
+MEDIAN_COMMENT='Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.'
+
+# dp_quantile(value, lower, upper, q, epsilon [, delta [, mechanism]]) -> float8, dp_quantiles with
+# q float8[] -> float8[], dp_median(value, lower, upper, epsilon [, delta [, mechanism]]) -> float8 (0.11).
+quantile_aggregates() {
+    local form
+    echo
+    echo "-- dp_quantile, dp_quantiles, dp_median; other value types are cast to float8"
+    # One declaration per signature: dp_median's (value, lower, upper, epsilon, delta) is
+    # dp_quantile's (value, lower, upper, q, epsilon); the C function reads which from its Aggref.
+    local -A declared=()
+    local arguments
+    for form in "${FORMS[@]}"; do
+        for arguments in "float8, $BOUNDS, float8, $form" "float8, $BOUNDS, float8[], $form" "float8, $BOUNDS, $form"; do
+            [ -n "${declared[$arguments]:-}" ] && continue
+            declared[$arguments]=1
+            transition pgdp_quantile_transfn pgdp_quantile_transfn "$arguments"
+        done
+    done
+    for form in "${FORMS[@]}"; do
+        aggregate dp_quantile "float8, $BOUNDS, float8, $form" pgdp_quantile_transfn pgdp_quantile_final \
+            "$QUANTILE_COMMENT" "$QUANTILE_OPTIONS"
+        aggregate dp_quantiles "float8, $BOUNDS, float8[], $form" pgdp_quantile_transfn pgdp_quantiles_final \
+            "$QUANTILES_COMMENT" "$QUANTILE_OPTIONS"
+        aggregate dp_median "float8, $BOUNDS, $form" pgdp_quantile_transfn pgdp_median_final \
+            "$MEDIAN_COMMENT" "$QUANTILE_OPTIONS"
+    done
+}
 
 # dp_histogram(value, lower, upper, bins, epsilon [, delta [, mechanism]]) -> dp_histogram_bin[]
 # (0.11; also written into the 0.10 -> 0.11 update script).
@@ -176,7 +211,7 @@ generate() {
 # The C++ side: kAggregates in src/pg/calls/aggregate_identity.hpp, one row per line, from which
 # the server identifies its aggregates (by final function) and reads their arguments.
 IDENTITY=src/pg/calls/aggregate_identity.hpp
-SUPPORT_FUNCTIONS=(src/pg/sql/aggregates.cpp src/pg/sql/histogram_aggregate.cpp)
+SUPPORT_FUNCTIONS=(src/pg/sql/aggregates.cpp src/pg/sql/histogram_aggregate.cpp src/pg/sql/quantile_aggregate.cpp)
 
 # Prints "name symbol min max" per row of kAggregates; fails on a row it cannot read.
 table_rows() {

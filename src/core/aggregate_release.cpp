@@ -10,6 +10,7 @@
 #include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/count_vector.hpp"
+#include "core/quantile_release.hpp"
 #include "core/errors.hpp"
 #include "core/validate.hpp"
 #include "core/variance_release.hpp"
@@ -125,6 +126,17 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
         return given;
     }
     given.bins = 0;
+    if (kind == AggregateKind::Quantiles) {
+        // Bounds and mechanism are validated with the plan (plan_quantile_release: 'auto' picks the
+        // least node noise); epsilon and delta here, before the plan.
+        require_usable_bounds(given.lower, given.upper);
+        given.mechanism = parse_mechanism(mechanism_name);
+        check_release_parameters(given.epsilon, given.delta, given.mechanism);
+        given.alpha = 0.0;
+        given.integer_values = false;
+        given.unit_exponent = 0;
+        return given;
+    }
     if (reads_bounded_value(kind)) require_usable_bounds(given.lower, given.upper);
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);
@@ -170,8 +182,22 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
         case AggregateKind::Histogram:
             plan.count = plan_histogram_release(histogram_parameters(parameters));
             break;
+        case AggregateKind::Quantiles:
+            plan.quantiles = plan_quantile_release(quantile_parameters(parameters));
+            break;
     }
     return plan;
+}
+
+QuantileParameters quantile_parameters(const AggregateParameters& parameters) {
+    QuantileParameters quantiles;
+    quantiles.lower = parameters.lower;
+    quantiles.upper = parameters.upper;
+    quantiles.epsilon = parameters.epsilon;
+    quantiles.delta = parameters.delta;
+    quantiles.mechanism = parameters.mechanism;
+    quantiles.groups_per_unit = parameters.groups_per_unit;
+    return quantiles;
 }
 
 HistogramParameters histogram_parameters(const AggregateParameters& parameters) {
@@ -220,6 +246,9 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
     if (plan.kind == AggregateKind::Histogram) {
         return count_release_charge(parameters.epsilon, parameters.delta, plan.count,
                                     parameters.groups_per_unit);
+    }
+    if (plan.kind == AggregateKind::Quantiles) {
+        return quantile_release_charge(quantile_parameters(parameters), plan.quantiles);
     }
     const ReleasePlan& main = plan.main();
     charge.mechanism = main.mechanism;

@@ -11,6 +11,7 @@
 
 #include "core/histogram_release.hpp"
 #include "core/partition_selection.hpp"
+#include "core/quantile_plan.hpp"
 #include "core/random_source.hpp"
 #include "core/release_plan.hpp"
 
@@ -19,8 +20,9 @@ namespace pgdp {
 // Selection: dp_groups, the private selection of a group (keep or drop, from its unit count).
 // Variance and StandardDeviation (population): one plan and release (variance_release.hpp), the
 // latter reports the square root. Histogram: dp_histogram, the counts of equal-width bins and the
-// two outer bins, one release (histogram_release.hpp).
-enum class AggregateKind { Sum, Mean, Count, Selection, Variance, StandardDeviation, Histogram };
+// two outer bins, one release (histogram_release.hpp). Quantiles: dp_quantile, dp_quantiles and
+// dp_median, any number of quantiles from one noisy quantile tree (quantile_release.hpp).
+enum class AggregateKind { Sum, Mean, Count, Selection, Variance, StandardDeviation, Histogram, Quantiles };
 
 // The aggregates that read a value clamped to bounds (value, lower, upper, epsilon, ...).
 constexpr bool reads_bounded_value(AggregateKind kind) {
@@ -69,10 +71,12 @@ struct AggregatePlan {
     ReleasePlan count;
     ReleasePlan squares;
     PartitionSelectionPlan selection;
+    QuantilePlan quantiles;
 
     // The plan reported and charged as the call's mechanism, noise scale and sensitivity.
     const ReleasePlan& main() const {
         if (kind == AggregateKind::Count || kind == AggregateKind::Histogram) return count;
+        if (kind == AggregateKind::Quantiles) return quantiles.nodes;
         return reads_squares(kind) ? squares : sum;
     }
 };
@@ -112,6 +116,10 @@ PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t unit
 
 // dp_histogram: the histogram's shape and release parameters of a validated call.
 HistogramParameters histogram_parameters(const AggregateParameters& parameters);
+
+// dp_quantile, dp_quantiles, dp_median: the tree's release parameters of a validated call (the
+// levels q are the release's, not the plan's: every q reads the same noisy tree).
+QuantileParameters quantile_parameters(const AggregateParameters& parameters);
 
 // What the ledger charges for one release of the call.
 struct ReleaseCharge {

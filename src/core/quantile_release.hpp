@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/aggregate_release.hpp"
+#include "core/quantile_plan.hpp"
 #include "core/quantile_tree.hpp"
 #include "core/random_source.hpp"
 #include "core/release_plan.hpp"
@@ -40,31 +41,6 @@ constexpr double kQuantileNoiseThreshold = 0.0;
 
 // q: non-empty, at most kMaxQuantileLevels levels, each in [0, 1] (not NaN). ArgumentError("q").
 void require_quantile_levels(const std::vector<double>& q);
-
-struct QuantileParameters {
-    double lower = 0.0;
-    double upper = 0.0;
-    double epsilon = 0.0;
-    double delta = 0.0;
-    Mechanism mechanism = Mechanism::Laplace;  // as requested (may be Auto)
-    std::int64_t rows_per_unit = 1;     // r: rows one unit may add to a group (argument "rows_per_unit")
-    std::uint32_t groups_per_unit = 1;  // m: groups one unit may change
-};
-
-// Plain data.
-struct QuantilePlan {
-    double lower;
-    double upper;
-    std::int64_t rows_per_unit;
-    std::uint32_t groups_per_unit;
-    // The noise of each node count (count_vector.hpp): the tree's 4 levels in each of the m
-    // groups a unit may change are level_vectors = 4 m count vectors, each changed by at most r
-    // rows: Laplace family at sensitivity r over 4 m vectors (L1 = 4 m r, grid one count),
-    // Gaussian at L2 = sqrt(4 m) r.
-    ReleasePlan nodes;
-    std::uint32_t level_vectors;
-    double noise_sd;  // standard deviation of one node's noise, in counts
-};
 
 // Validates the bounds (lower < upper, finite), epsilon and delta for the mechanism,
 // rows_per_unit (count_vector.hpp's limit) and groups_per_unit (at most 250000: 4 m level

@@ -25,7 +25,7 @@ struct ArgumentPositions {
     int upper;
     int epsilon;
     int min_units;   // dp_groups: after the mechanism
-    int shape = -1;  // dp_histogram: bins, after the bounds (epsilon follows it)
+    int shape = -1;  // dp_histogram: bins, dp_quantile(s): q, after the bounds (epsilon follows it)
 };
 
 struct AggregateDefinition {
@@ -55,6 +55,11 @@ inline constexpr AggregateDefinition kAggregates[] = {
     {"dp_groups",   AggregateKind::Selection, false, "pgdp_groups_final",   {-1, -1, 0,  3},                     2, 4},
     // dp_histogram(value, lower, upper, bins, epsilon [, delta [, mechanism]]) -> dp_histogram_bin[].
     {"dp_histogram", AggregateKind::Histogram, false, "pgdp_histogram_final", { 1, 2, 4, -1, 3},               5, 7},
+    // dp_quantile(value, lower, upper, q, ...) -> float8, dp_quantiles(..., q float8[], ...) -> float8[],
+    // dp_median(value, lower, upper, epsilon [, delta [, mechanism]]) -> float8: one noisy tree each.
+    {"dp_quantile", AggregateKind::Quantiles, false, "pgdp_quantile_final",   { 1, 2, 4, -1, 3},               5, 7},
+    {"dp_quantiles", AggregateKind::Quantiles, false, "pgdp_quantiles_final", { 1, 2, 4, -1, 3},               5, 7},
+    {"dp_median",   AggregateKind::Quantiles, false, "pgdp_median_final",     { 1, 2, 3, -1},                  4, 6},
 };
 // clang-format on
 
@@ -133,9 +138,13 @@ inline constexpr AggregateIdentity kDpStddev = identity_table::named("dp_stddev"
 inline constexpr AggregateIdentity kDpVarianceCi = identity_table::named("dp_variance_ci");
 inline constexpr AggregateIdentity kDpStddevCi = identity_table::named("dp_stddev_ci");
 inline constexpr AggregateIdentity kDpHistogram = identity_table::named("dp_histogram");
+inline constexpr AggregateIdentity kDpQuantile = identity_table::named("dp_quantile");
+inline constexpr AggregateIdentity kDpQuantiles = identity_table::named("dp_quantiles");
+inline constexpr AggregateIdentity kDpMedian = identity_table::named("dp_median");
 static_assert(kDpSum.is_pgdp && kDpMean.is_pgdp && kDpCount.is_pgdp && kDpSumCi.is_pgdp &&
                   kDpMeanCi.is_pgdp && kDpCountCi.is_pgdp && kDpGroups.is_pgdp && kDpVariance.is_pgdp &&
-                  kDpStddev.is_pgdp && kDpVarianceCi.is_pgdp && kDpStddevCi.is_pgdp && kDpHistogram.is_pgdp,
+                  kDpStddev.is_pgdp && kDpVarianceCi.is_pgdp && kDpStddevCi.is_pgdp && kDpHistogram.is_pgdp &&
+                  kDpQuantile.is_pgdp && kDpQuantiles.is_pgdp && kDpMedian.is_pgdp,
               "every kDp* identity names a row of kAggregates");
 
 }  // namespace pgdp::pg

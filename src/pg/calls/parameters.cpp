@@ -8,9 +8,13 @@ extern "C" {
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 }
 
+#include <vector>
+
+#include "core/quantile_release.hpp"
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/planning/plan_marks.hpp"
 
@@ -24,7 +28,7 @@ const char* parameter_name(const AggregateIdentity& identity, int index, int nar
     if (identity.with_interval && index == nargs - 1) return "alpha";
     if (index == at.lower) return "lower";
     if (index == at.upper) return "upper";
-    if (index == at.shape) return "bins";
+    if (index == at.shape) return identity.kind == AggregateKind::Quantiles ? "q" : "bins";
     if (index == at.epsilon) return "epsilon";
     if (index == at.epsilon + 1) return "delta";
     if (index == at.epsilon + 2) return "mechanism";
@@ -107,6 +111,47 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
                         errhint("Pass a number for %s.", name)));
     }
     return DatumGetFloat8(value);
+}
+
+// q of dp_quantile (float8), dp_quantiles (float8[]) or dp_median (0.5, no argument), validated
+// (core require_quantile_levels: 1 to 1000 levels, each in [0, 1]).
+void read_quantile_levels(Aggref* aggref, int position, const ArgumentContext& context,
+                          Parameters* parameters) {
+    int count = 1;
+    double* levels = nullptr;
+    if (position < 0) {
+        levels = static_cast<double*>(palloc(sizeof(double)));
+        levels[0] = 0.5;
+    } else {
+        bool is_null = false;
+        const Datum q = constant_argument(aggref, position, "q", context, &is_null);
+        if (is_null) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("q must not be NULL"),
+                            errhint("Pass a level in [0, 1] (0.5 for the median).")));
+        }
+        const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, position)->expr;
+        if (exprType(argument) == FLOAT8ARRAYOID) {
+            ArrayType* array = DatumGetArrayTypeP(q);
+            Datum* elements = nullptr;
+            bool* nulls = nullptr;
+            deconstruct_array(array, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elements,
+                              &nulls, &count);
+            levels = static_cast<double*>(palloc(sizeof(double) * Max(count, 1)));
+            for (int i = 0; i < count; ++i) {
+                if (nulls[i]) {
+                    ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                                    errmsg("q must not contain NULL"), errhint("Pass levels in [0, 1].")));
+                }
+                levels[i] = DatumGetFloat8(elements[i]);
+            }
+        } else {
+            levels = static_cast<double*>(palloc(sizeof(double)));
+            levels[0] = DatumGetFloat8(q);
+        }
+    }
+    PGDP_GUARDED(pgdp::require_quantile_levels(std::vector<double>(levels, levels + count)));
+    parameters->quantile_levels = levels;
+    parameters->quantile_count = count;
 }
 
 }  // namespace
@@ -194,7 +239,9 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
         given.lower = float8_parameter(aggref, at.lower, "lower", context);
         given.upper = float8_parameter(aggref, at.upper, "upper", context);
     }
-    if (at.shape >= 0) {
+    if (identity.kind == AggregateKind::Quantiles) {
+        read_quantile_levels(aggref, at.shape, context, &parameters);
+    } else if (at.shape >= 0) {
         bool is_null = false;
         const Datum bins = constant_argument(aggref, at.shape, "bins", context, &is_null);
         if (is_null) {

@@ -21,6 +21,10 @@ namespace pgdp::pg {
 struct Parameters {
     pgdp::AggregateParameters privacy;
     Oid value_type;  // of the value argument (dp_count: int8)
+    // dp_quantile, dp_quantiles, dp_median: the levels asked, in the caller's order (palloc'd with
+    // the parameters, for the execution); the release's, not the plan's.
+    const double* quantile_levels;
+    int quantile_count;
 };
 
 // Where the argument expressions are evaluated: before execution (ExecutorStart), with the

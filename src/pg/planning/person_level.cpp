@@ -471,12 +471,15 @@ void refuse_unbounded_calls(List* calls, const char* name) {
     ListCell* cell;
     foreach (cell, calls) {
         const AggregateIdentity identity = identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid);
-        if (identity.kind != AggregateKind::Histogram) continue;
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s over the protected relation \"%s\" is not supported yet", identity.name,
-                               name != nullptr ? name : "?"),
-                        errdetail("Its person-level form needs each privacy unit's rows bounded per group."),
-                        errhint("Use dp_count per bin (GROUP BY width_bucket(...)) with group selection.")));
+        if (identity.kind != AggregateKind::Histogram && identity.kind != AggregateKind::Quantiles) continue;
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("%s over the protected relation \"%s\" is not supported yet", identity.name,
+                        name != nullptr ? name : "?"),
+                 errdetail("Its person-level form needs each privacy unit's rows bounded per group."),
+                 errhint(identity.kind == AggregateKind::Histogram
+                             ? "Use dp_count per bin (GROUP BY width_bucket(...)) with group selection."
+                             : "Release the statistic from a table without protection.")));
     }
 }
 
