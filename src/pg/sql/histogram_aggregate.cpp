@@ -20,6 +20,7 @@ extern "C" {
 #include "core/count_vector.hpp"
 #include "core/histogram_release.hpp"
 #include "pg/base/cpp_boundary.hpp"
+#include "pg/base/state_datum.hpp"
 #include "pg/base/strong_random.hpp"
 #include "pg/calls/call_site.hpp"
 
@@ -141,14 +142,8 @@ Datum pgdp_histogram_serialize(PG_FUNCTION_ARGS) {
     (void)aggregate_context(fcinfo);
     const auto* state = reinterpret_cast<HistogramCounts*>(PG_GETARG_POINTER(0));
     bytea* out = nullptr;
-    PGDP_GUARDED({
-        const pgdp::StateBytes bytes = pgdp::serialize_histogram(state->spec(), state->counts);
-        out = static_cast<bytea*>(allocate_or_null(CurrentMemoryContext, VARHDRSZ + bytes.size()));
-        if (out != nullptr) {
-            SET_VARSIZE(out, VARHDRSZ + bytes.size());
-            std::memcpy(VARDATA(out), bytes.data(), bytes.size());
-        }
-    });
+    PGDP_GUARDED(out =
+                     pgdp::pg::state_bytea_or_null(pgdp::serialize_histogram(state->spec(), state->counts)));
     if (out == nullptr) out_of_memory();
     PG_RETURN_BYTEA_P(out);
 }

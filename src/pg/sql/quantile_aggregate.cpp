@@ -19,6 +19,7 @@ extern "C" {
 #include "core/quantile_release.hpp"
 #include "core/quantile_tree.hpp"
 #include "pg/base/cpp_boundary.hpp"
+#include "pg/base/state_datum.hpp"
 #include "pg/base/strong_random.hpp"
 #include "pg/calls/call_site.hpp"
 
@@ -150,15 +151,7 @@ Datum pgdp_quantile_serialize(PG_FUNCTION_ARGS) {
     (void)aggregate_context(fcinfo);
     const auto* state = reinterpret_cast<pgdp::QuantileTreeState*>(PG_GETARG_POINTER(0));
     bytea* out = nullptr;
-    PGDP_GUARDED({
-        const pgdp::StateBytes bytes = pgdp::serialize_quantile_tree(*state);
-        out = static_cast<bytea*>(
-            MemoryContextAllocExtended(CurrentMemoryContext, VARHDRSZ + bytes.size(), MCXT_ALLOC_NO_OOM));
-        if (out != nullptr) {
-            SET_VARSIZE(out, VARHDRSZ + bytes.size());
-            std::memcpy(VARDATA(out), bytes.data(), bytes.size());
-        }
-    });
+    PGDP_GUARDED(out = pgdp::pg::state_bytea_or_null(pgdp::serialize_quantile_tree(*state)));
     if (out == nullptr) out_of_memory();
     PG_RETURN_BYTEA_P(out);
 }
