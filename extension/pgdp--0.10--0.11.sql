@@ -685,3 +685,50 @@ CREATE AGGREGATE dp_median(float8, float8, float8, float8, float8, text) (
 COMMENT ON AGGREGATE dp_median(float8, float8, float8, float8, float8, text) IS
     'Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.';
 
+
+-- dp_count_distinct (written from the install script's sections)
+-- dp_count_distinct (0.11): the number of distinct values (not units), from a set of the values'
+-- 64-bit hashes (docs/privacy.md "Statistics beyond sums, means and counts").
+CREATE FUNCTION pgdp_count_distinct_combine(internal, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_combine' LANGUAGE C PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_count_distinct_combine(internal, internal) IS 'dp_count_distinct: union of partial sets';
+
+CREATE FUNCTION pgdp_count_distinct_serialize(internal) RETURNS bytea
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_serialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_count_distinct_serialize(internal) IS 'dp_count_distinct: versioned set for parallel workers';
+
+CREATE FUNCTION pgdp_count_distinct_deserialize(bytea, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp_count_distinct_deserialize(bytea, internal) IS 'dp_count_distinct: validated set from parallel workers';
+
+CREATE FUNCTION pgdp_count_distinct_final(internal) RETURNS int8
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_final' LANGUAGE C PARALLEL SAFE;
+-- dp_count_distinct: (value, epsilon [, delta [, mechanism]]), a value of any hashable type
+CREATE FUNCTION pgdp_count_distinct_transfn(internal, anyelement, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_count_distinct_transfn(internal, anyelement, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_count_distinct_transfn(internal, anyelement, float8, float8, text) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_distinct_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dp_count_distinct(anyelement, float8) (
+    SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_count_distinct(anyelement, float8) IS
+    'Differentially private number of distinct non-NULL values (count(DISTINCT value)); sensitivity 1 per row.';
+CREATE AGGREGATE dp_count_distinct(anyelement, float8, float8) (
+    SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_count_distinct(anyelement, float8, float8) IS
+    'Differentially private number of distinct non-NULL values (count(DISTINCT value)); sensitivity 1 per row.';
+CREATE AGGREGATE dp_count_distinct(anyelement, float8, float8, text) (
+    SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_count_distinct(anyelement, float8, float8, text) IS
+    'Differentially private number of distinct non-NULL values (count(DISTINCT value)); sensitivity 1 per row.';
+

@@ -140,6 +140,24 @@ EOF
     done
     histogram_aggregates
     quantile_aggregates
+    distinct_aggregates
+}
+
+DISTINCT_OPTIONS='STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE'
+DISTINCT_COMMENT='Differentially private number of distinct non-NULL values (count(DISTINCT value)); sensitivity 1 per row.'
+
+# dp_count_distinct(value, epsilon [, delta [, mechanism]]) -> bigint, any hashable type (0.11).
+distinct_aggregates() {
+    local form
+    echo
+    echo "-- dp_count_distinct: (value, epsilon [, delta [, mechanism]]), a value of any hashable type"
+    for form in "${FORMS[@]}"; do transition pgdp_count_distinct_transfn pgdp_count_distinct_transfn "anyelement, $form"; done
+    for form in "${FORMS[@]}"; do
+        aggregate dp_count_distinct "anyelement, $form" pgdp_count_distinct_transfn pgdp_count_distinct_final \
+            "$DISTINCT_COMMENT" "$DISTINCT_OPTIONS"
+    done
 }
 
 HISTOGRAM_COMMENT='Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.'
@@ -211,7 +229,8 @@ generate() {
 # The C++ side: kAggregates in src/pg/calls/aggregate_identity.hpp, one row per line, from which
 # the server identifies its aggregates (by final function) and reads their arguments.
 IDENTITY=src/pg/calls/aggregate_identity.hpp
-SUPPORT_FUNCTIONS=(src/pg/sql/aggregates.cpp src/pg/sql/histogram_aggregate.cpp src/pg/sql/quantile_aggregate.cpp)
+SUPPORT_FUNCTIONS=(src/pg/sql/aggregates.cpp src/pg/sql/histogram_aggregate.cpp src/pg/sql/quantile_aggregate.cpp
+                   src/pg/sql/distinct_aggregate.cpp)
 
 # Prints "name symbol min max" per row of kAggregates; fails on a row it cannot read.
 table_rows() {

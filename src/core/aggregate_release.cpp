@@ -10,6 +10,7 @@
 #include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/count_vector.hpp"
+#include "core/distinct_count.hpp"
 #include "core/quantile_release.hpp"
 #include "core/errors.hpp"
 #include "core/validate.hpp"
@@ -126,6 +127,19 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
         return given;
     }
     given.bins = 0;
+    if (kind == AggregateKind::CountDistinct) {
+        given.mechanism = parse_mechanism(mechanism_name);
+        check_release_parameters(given.epsilon, given.delta, given.mechanism);
+        if (with_interval) {
+            require_alpha(given.alpha);
+        } else {
+            given.alpha = 0.0;
+        }
+        given.lower = given.upper = 0.0;
+        given.integer_values = false;
+        given.unit_exponent = 0;
+        return given;
+    }
     if (kind == AggregateKind::Quantiles) {
         // Bounds and mechanism are validated with the plan (plan_quantile_release: 'auto' picks the
         // least node noise); epsilon and delta here, before the plan.
@@ -185,8 +199,21 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
         case AggregateKind::Quantiles:
             plan.quantiles = plan_quantile_release(quantile_parameters(parameters));
             break;
+        case AggregateKind::CountDistinct:
+            plan.count = plan_distinct_count(distinct_count_parameters(parameters));
+            break;
     }
     return plan;
+}
+
+DistinctCountParameters distinct_count_parameters(const AggregateParameters& parameters) {
+    DistinctCountParameters distinct;
+    distinct.epsilon = parameters.epsilon;
+    distinct.delta = parameters.delta;
+    distinct.mechanism = parameters.mechanism;
+    distinct.alpha = parameters.alpha;
+    distinct.groups_per_unit = parameters.groups_per_unit;
+    return distinct;
 }
 
 QuantileParameters quantile_parameters(const AggregateParameters& parameters) {
@@ -243,7 +270,7 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
         charge.sensitivity = 1.0;
         return charge;
     }
-    if (plan.kind == AggregateKind::Histogram) {
+    if (plan.kind == AggregateKind::Histogram || plan.kind == AggregateKind::CountDistinct) {
         return count_release_charge(parameters.epsilon, parameters.delta, plan.count,
                                     parameters.groups_per_unit);
     }

@@ -22,7 +22,18 @@ namespace pgdp {
 // latter reports the square root. Histogram: dp_histogram, the counts of equal-width bins and the
 // two outer bins, one release (histogram_release.hpp). Quantiles: dp_quantile, dp_quantiles and
 // dp_median, any number of quantiles from one noisy quantile tree (quantile_release.hpp).
-enum class AggregateKind { Sum, Mean, Count, Selection, Variance, StandardDeviation, Histogram, Quantiles };
+// CountDistinct: dp_count_distinct, the number of distinct values (distinct_count.hpp).
+enum class AggregateKind {
+    Sum,
+    Mean,
+    Count,
+    Selection,
+    Variance,
+    StandardDeviation,
+    Histogram,
+    Quantiles,
+    CountDistinct
+};
 
 // The aggregates that read a value clamped to bounds (value, lower, upper, epsilon, ...).
 constexpr bool reads_bounded_value(AggregateKind kind) {
@@ -75,7 +86,9 @@ struct AggregatePlan {
 
     // The plan reported and charged as the call's mechanism, noise scale and sensitivity.
     const ReleasePlan& main() const {
-        if (kind == AggregateKind::Count || kind == AggregateKind::Histogram) return count;
+        if (kind == AggregateKind::Count || kind == AggregateKind::Histogram ||
+            kind == AggregateKind::CountDistinct)
+            return count;
         if (kind == AggregateKind::Quantiles) return quantiles.nodes;
         return reads_squares(kind) ? squares : sum;
     }
@@ -116,6 +129,11 @@ PartitionDecision release_selection(const AggregatePlan& plan, std::int64_t unit
 
 // dp_histogram: the histogram's shape and release parameters of a validated call.
 HistogramParameters histogram_parameters(const AggregateParameters& parameters);
+
+struct DistinctCountParameters;
+// dp_count_distinct: the release parameters of a validated call (one value per unit and group at
+// row level).
+DistinctCountParameters distinct_count_parameters(const AggregateParameters& parameters);
 
 // dp_quantile, dp_quantiles, dp_median: the tree's release parameters of a validated call (the
 // levels q are the release's, not the plan's: every q reads the same noisy tree).

@@ -18,8 +18,8 @@ namespace pgdp::pg {
 using pgdp::AggregateKind;
 
 // Where a call's privacy arguments are (0-based; -1: none). A value comes first when there are
-// bounds (then dp_histogram's bins); delta and mechanism, both optional, follow epsilon; the *_ci
-// forms end with alpha.
+// bounds (then dp_histogram's bins) and for dp_count_distinct (no bounds); delta and mechanism, both
+// optional, follow epsilon; the *_ci forms end with alpha.
 struct ArgumentPositions {
     int lower;
     int upper;
@@ -60,6 +60,8 @@ inline constexpr AggregateDefinition kAggregates[] = {
     {"dp_quantile", AggregateKind::Quantiles, false, "pgdp_quantile_final",   { 1, 2, 4, -1, 3},               5, 7},
     {"dp_quantiles", AggregateKind::Quantiles, false, "pgdp_quantiles_final", { 1, 2, 4, -1, 3},               5, 7},
     {"dp_median",   AggregateKind::Quantiles, false, "pgdp_median_final",     { 1, 2, 3, -1},                  4, 6},
+    // dp_count_distinct(value, epsilon [, delta [, mechanism]]) -> bigint: a value, no bounds.
+    {"dp_count_distinct", AggregateKind::CountDistinct, false, "pgdp_count_distinct_final", {-1, -1, 1, -1},  2, 4},
 };
 // clang-format on
 
@@ -109,7 +111,8 @@ constexpr bool consistent() {
         if ((at.lower >= 0) != (at.upper >= 0) || (at.lower >= 0 && (at.lower != 1 || at.upper != 2)))
             return false;
         if (at.shape >= 0 && (at.lower < 0 || at.shape != 3)) return false;
-        if (at.epsilon != (at.lower >= 0 ? 3 + (at.shape >= 0 ? 1 : 0) : 0)) return false;
+        const int unbounded_value = row.kind == AggregateKind::CountDistinct ? 1 : 0;
+        if (at.epsilon != (at.lower >= 0 ? 3 + (at.shape >= 0 ? 1 : 0) : unbounded_value)) return false;
         if (at.min_units >= 0 && (at.min_units != at.epsilon + 3 || row.with_interval)) return false;
         if (row.max_arguments != at.epsilon + 3 + (at.min_units >= 0 ? 1 : 0) + alpha) return false;
         if (row.min_arguments < at.epsilon + 1 + alpha || row.min_arguments > row.max_arguments) return false;
@@ -141,10 +144,12 @@ inline constexpr AggregateIdentity kDpHistogram = identity_table::named("dp_hist
 inline constexpr AggregateIdentity kDpQuantile = identity_table::named("dp_quantile");
 inline constexpr AggregateIdentity kDpQuantiles = identity_table::named("dp_quantiles");
 inline constexpr AggregateIdentity kDpMedian = identity_table::named("dp_median");
+inline constexpr AggregateIdentity kDpCountDistinct = identity_table::named("dp_count_distinct");
 static_assert(kDpSum.is_pgdp && kDpMean.is_pgdp && kDpCount.is_pgdp && kDpSumCi.is_pgdp &&
                   kDpMeanCi.is_pgdp && kDpCountCi.is_pgdp && kDpGroups.is_pgdp && kDpVariance.is_pgdp &&
                   kDpStddev.is_pgdp && kDpVarianceCi.is_pgdp && kDpStddevCi.is_pgdp && kDpHistogram.is_pgdp &&
-                  kDpQuantile.is_pgdp && kDpQuantiles.is_pgdp && kDpMedian.is_pgdp,
+                  kDpQuantile.is_pgdp && kDpQuantiles.is_pgdp && kDpMedian.is_pgdp &&
+                  kDpCountDistinct.is_pgdp,
               "every kDp* identity names a row of kAggregates");
 
 }  // namespace pgdp::pg

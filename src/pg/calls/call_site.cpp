@@ -5,6 +5,7 @@ extern "C" {
 #include "nodes/plannodes.h"
 #include "utils/memutils.h"
 #include "utils/regproc.h"
+#include "utils/typcache.h"
 }
 
 #include "pg/base/cpp_boundary.hpp"
@@ -48,6 +49,12 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
         pgdp::CentredSquareUnits units{};
         PGDP_GUARDED(units = pgdp::centred_square_units(p.lower, p.upper, p.unit_exponent));
         site->square_units = units;
+    }
+    if (identity.kind == AggregateKind::CountDistinct) {
+        const TypeCacheEntry* type =
+            lookup_type_cache(site->parameters.value_type, TYPECACHE_HASH_EXTENDED_PROC);
+        fmgr_info_cxt(type->hash_extended_proc, &site->value_hash, fcinfo->flinfo->fn_mcxt);
+        site->collation = aggref->inputcollid;
     }
     fcinfo->flinfo->fn_extra = site;
     return *site;

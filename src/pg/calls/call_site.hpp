@@ -29,6 +29,9 @@ struct CallSite {
     bool planned;  // final functions: `plan` is the release plan charged for the call
     pgdp::AggregatePlan plan;
     int plain_final_calls;  // final calls of a plain (ungrouped) aggregate
+    // dp_count_distinct: the value type's extended hash function and the call's collation.
+    FmgrInfo value_hash;
+    Oid collation;
 };
 static_assert(std::is_trivially_copyable_v<CallSite> && alignof(CallSite) <= MAXIMUM_ALIGNOF,
               "call sites are plain data in palloc'd memory");

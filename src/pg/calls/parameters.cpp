@@ -10,6 +10,7 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/typcache.h"
 }
 
 #include <vector>
@@ -201,7 +202,7 @@ Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
 
 void refuse_parameters_over_rows(const Aggref* aggref) {
     const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
-    const int first = identity.at.lower >= 0 ? 1 : 0;  // after the value
+    const int first = identity.at.lower >= 0 ? 1 : identity.at.epsilon;  // after the value
     const int nargs = written_argument_count(aggref);
     for (int index = first; index < nargs; ++index) {
         const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, index)->expr;
@@ -223,8 +224,18 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     Parameters parameters{};
     pgdp::AggregateParameters& given = parameters.privacy;
     if (identity.with_interval) given.alpha = float8_parameter(aggref, nargs, "alpha", context);
+    const bool has_value = at.lower >= 0 || identity.kind == AggregateKind::CountDistinct;
     parameters.value_type =
-        at.lower < 0 ? INT8OID : exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr);
+        has_value ? exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr) : INT8OID;
+    if (identity.kind == AggregateKind::CountDistinct &&
+        !OidIsValid(
+            lookup_type_cache(parameters.value_type, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc)) {
+        ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
+                        errmsg("dp_count_distinct cannot count values of type %s",
+                               format_type_be(parameters.value_type)),
+                        errdetail("The type has no extended hash function."),
+                        errhint("Cast the value to a type that can be hashed, such as text.")));
+    }
     if (at.lower >= 0 && !is_value_type(parameters.value_type)) {
         // pgdp's own aggregates coerce their values to these; another aggregate built on pgdp's
         // "any" transition functions must too (the value is read as one of them).

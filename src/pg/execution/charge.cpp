@@ -26,6 +26,17 @@ namespace {
 // The ledger's id of this backend's latest charge (0: none yet).
 int64 last_charge_id = 0;
 
+// Every aggregate's name fits the ledger's field whole (the ledger records it).
+constexpr bool aggregate_names_fit() {
+    for (const AggregateDefinition& row : kAggregates) {
+        std::size_t length = 0;
+        while (row.name[length] != '\0') ++length;
+        if (length >= sizeof(ChargeItem{}.aggregate)) return false;
+    }
+    return true;
+}
+static_assert(aggregate_names_fit(), "an aggregate's name is longer than ChargeItem::aggregate");
+
 // The charge item of one call and its release plan, built here once: the final function releases
 // with exactly this plan (release_execution.hpp charged_call), and every failure the parameters
 // alone decide (invalid values, noise the release cannot represent: plan_release) is raised here,

@@ -25,7 +25,7 @@ struct ChargeItem {
     double gaussian_mu2;  // sum over the call's Gaussian releases of (Delta_int/sigma_int)^2, rounded
                           // up; 0 if not Gaussian or not eligible for the Gaussian part
     char mechanism[24];   // resolved mechanism's name, as recorded ("laplace", ...)
-    char aggregate[16];   // "dp_sum", ...
+    char aggregate[32];   // "dp_sum", ... (every name of kAggregates fits: execution/charge.cpp)
 };
 
 struct ChargeOutcome {

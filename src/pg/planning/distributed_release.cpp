@@ -148,6 +148,8 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
         refuse_distributed_release("dp_histogram", "Use dp_count per bin: GROUP BY width_bucket(...).");
     if (identity.kind == AggregateKind::Quantiles)
         refuse_distributed_release(identity.name, "Release quantiles from a local table.");
+    if (identity.kind == AggregateKind::CountDistinct)
+        refuse_distributed_release(identity.name, "Count distinct values of a local table.");
     refuse_parameters_over_rows(call);
     Expr* filter = call->aggfilter;
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));

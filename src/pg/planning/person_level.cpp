@@ -471,15 +471,18 @@ void refuse_unbounded_calls(List* calls, const char* name) {
     ListCell* cell;
     foreach (cell, calls) {
         const AggregateIdentity identity = identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid);
-        if (identity.kind != AggregateKind::Histogram && identity.kind != AggregateKind::Quantiles) continue;
-        ereport(ERROR,
-                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                 errmsg("%s over the protected relation \"%s\" is not supported yet", identity.name,
-                        name != nullptr ? name : "?"),
-                 errdetail("Its person-level form needs each privacy unit's rows bounded per group."),
-                 errhint(identity.kind == AggregateKind::Histogram
-                             ? "Use dp_count per bin (GROUP BY width_bucket(...)) with group selection."
-                             : "Release the statistic from a table without protection.")));
+        if (identity.kind != AggregateKind::Histogram && identity.kind != AggregateKind::Quantiles &&
+            identity.kind != AggregateKind::CountDistinct)
+            continue;
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s over the protected relation \"%s\" is not supported yet", identity.name,
+                    name != nullptr ? name : "?"),
+             errdetail("Its person-level form needs each privacy unit's rows (or values) bounded per group."),
+             errhint(identity.kind == AggregateKind::Histogram
+                         ? "Use dp_count per bin (GROUP BY width_bucket(...)) with group selection."
+                         : "Release the statistic from a table without protection.")));
     }
 }
 
