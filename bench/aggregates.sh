@@ -135,6 +135,7 @@ LABELS=(
     "variance float8"
     "histogram float8, 10 bins"
     "9 quantiles float8 (vs one percentile_cont)"
+    "distinct int8 (about 1100 values)"
 )
 OURS=(
     "SELECT dp_sum(f8, $P) FROM $TABLE"
@@ -146,6 +147,7 @@ OURS=(
     "SELECT dp_variance(f8, $P) FROM $TABLE"
     "SELECT dp_histogram(f8, 0, 1000, 10, 1, 1e-6) FROM $TABLE"
     "SELECT dp_quantiles(f8, 0, 1000, ARRAY[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], 1) FROM $TABLE"
+    "SELECT dp_count_distinct(i8, 1) FROM $TABLE"
 )
 BUILTIN=(
     "SELECT sum(f8) FROM $TABLE"
@@ -157,6 +159,7 @@ BUILTIN=(
     "SELECT var_pop(f8) FROM $TABLE"
     "SELECT width_bucket(f8, 0, 1000, 10), count(*) FROM $TABLE GROUP BY 1"
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY f8) FROM $TABLE"
+    "SELECT count(DISTINCT i8) FROM $TABLE"
 )
 SHOWN_OURS=(
     "dp_sum(f8, $P)"
@@ -168,9 +171,11 @@ SHOWN_OURS=(
     "dp_variance(f8, $P)"
     "dp_histogram(f8, 0, 1000, 10, 1, 1e-6)"
     "dp_quantiles(f8, 0, 1000, ARRAY[0.1, ..., 0.9], 1)"
+    "dp_count_distinct(i8, 1)"
 )
 SHOWN_BUILTIN=("sum(f8)" "sum(i8)" "avg(f8)" "avg(i8)" "count(*)" "sum(f8) GROUP BY g1000" "var_pop(f8)"
-               "width_bucket(f8, 0, 1000, 10), count(*) GROUP BY 1" "percentile_cont(0.5) WITHIN GROUP (ORDER BY f8)")
+               "width_bucket(f8, 0, 1000, 10), count(*) GROUP BY 1" "percentile_cont(0.5) WITHIN GROUP (ORDER BY f8)"
+               "count(DISTINCT i8)")
 
 
 # Median of numbers on stdin.
@@ -240,8 +245,9 @@ for i in "${!LABELS[@]}"; do
         echo '```'
         echo "$plan"
         echo '```'
-        # An ordered-set aggregate (percentile_cont) has no partial form: it sorts in one process.
-        if [ "$side" = builtin ] && [[ "$shown" == percentile_cont* ]]; then continue; fi
+        # An ordered-set aggregate (percentile_cont) and count(DISTINCT) have no partial form: they
+        # sort in one process.
+        if [ "$side" = builtin ] && [[ "$shown" == percentile_cont* || "$shown" == "count(DISTINCT"* ]]; then continue; fi
         grep -Eq 'Partial (Hash|Group)?Aggregate' <<<"$plan" || not_parallel+=("$shown")
         w="$(workers_of parallel "$i" "$side")"
         [ "$w" = 2 ] || not_parallel+=("$shown (workers launched: $w)")
