@@ -129,6 +129,17 @@ SELECT aggregate, mechanism, epsilon, delta FROM pgdp.my_ledger
 WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger) ORDER BY release;
 RESET SESSION AUTHORIZATION;
 
+-- The release cache: with a data epoch on the relation, the same quantiles asked again are the
+-- stored answer (the same values) and charge nothing more.
+SELECT relation FROM pgdp.set_refresh_policy('quant_pay');
+SELECT count(*) AS charged_before FROM pgdp.ledger WHERE role = 'quant_analyst'::regrole \gset
+SET SESSION AUTHORIZATION quant_analyst;
+SELECT dp_quantiles(salary, 0, 200000, ARRAY[0.25, 0.5, 0.75], 0.5) AS answer FROM quant_pay \gset first_
+SELECT dp_quantiles(salary, 0, 200000, ARRAY[0.25, 0.5, 0.75], 0.5) AS answer FROM quant_pay \gset again_
+RESET SESSION AUTHORIZATION;
+SELECT :'first_answer' = :'again_answer' AS same_quantiles,
+       (SELECT count(*) FROM pgdp.ledger WHERE role = 'quant_analyst'::regrole) - :charged_before AS charged;
+
 -- Over a protected relation: refused before any charge (the person-level form, each unit's rows
 -- bounded per group, is not built yet).
 SET client_min_messages = warning;
@@ -148,6 +159,8 @@ SET client_min_messages = warning;
 SELECT pgdp.unprotect('quant_visits');
 DROP TABLE quant_pay, quant_wide, quant_visits CASCADE;
 DELETE FROM pgdp.budgets WHERE role = 'quant_analyst'::regrole;
+DELETE FROM pgdp.data_epochs;
+DELETE FROM pgdp.release_cache;
 DROP OWNED BY quant_analyst;
 DROP ROLE quant_analyst;
 RESET client_min_messages;
