@@ -41,6 +41,14 @@ constexpr bool reads_bounded_value(AggregateKind kind) {
            kind == AggregateKind::StandardDeviation;
 }
 
+// The aggregates whose state is not a set of totals (a histogram, a quantile tree, a set of
+// hashes): their person-level form needs each unit's rows bounded per group and their Citus form
+// partial states, neither built yet (the shim refuses them there, before any charge).
+constexpr bool keeps_own_state(AggregateKind kind) {
+    return kind == AggregateKind::Histogram || kind == AggregateKind::Quantiles ||
+           kind == AggregateKind::CountDistinct;
+}
+
 // The aggregates that also accumulate centred squares (centred_squares.hpp).
 constexpr bool reads_squares(AggregateKind kind) {
     return kind == AggregateKind::Variance || kind == AggregateKind::StandardDeviation;

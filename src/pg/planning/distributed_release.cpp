@@ -144,12 +144,9 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     }
     if (reads_partial_totals(call))
         refuse_distributed_release("a call rewritten twice", "Report this query.");
-    if (identity.kind == AggregateKind::Histogram)
-        refuse_distributed_release("dp_histogram", "Use dp_count per bin: GROUP BY width_bucket(...).");
-    if (identity.kind == AggregateKind::Quantiles)
-        refuse_distributed_release(identity.name, "Release quantiles from a local table.");
-    if (identity.kind == AggregateKind::CountDistinct)
-        refuse_distributed_release(identity.name, "Count distinct values of a local table.");
+    if (pgdp::keeps_own_state(identity.kind))
+        refuse_distributed_release(identity.name,
+                                   "Release it from a local table, or use dp_count per group.");
     refuse_parameters_over_rows(call);
     Expr* filter = call->aggfilter;
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));

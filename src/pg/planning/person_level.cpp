@@ -471,9 +471,7 @@ void refuse_unbounded_calls(List* calls, const char* name) {
     ListCell* cell;
     foreach (cell, calls) {
         const AggregateIdentity identity = identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid);
-        if (identity.kind != AggregateKind::Histogram && identity.kind != AggregateKind::Quantiles &&
-            identity.kind != AggregateKind::CountDistinct)
-            continue;
+        if (!pgdp::keeps_own_state(identity.kind)) continue;
         ereport(
             ERROR,
             (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
