@@ -140,6 +140,27 @@ RESET SESSION AUTHORIZATION;
 SELECT :'first_answer' = :'again_answer' AS same_quantiles,
        (SELECT count(*) FROM pgdp.ledger WHERE role = 'quant_analyst'::regrole) - :charged_before AS charged;
 
+-- Attacks: levels given as a bind parameter are part of the cache's key (another q is a new
+-- release, the same q the stored answer); a window use is refused; a scroll cursor read back and
+-- forth releases once.
+SELECT count(*) AS charged_before FROM pgdp.ledger WHERE role = 'quant_analyst'::regrole \gset
+SET SESSION AUTHORIZATION quant_analyst;
+PREPARE levels(float8[]) AS SELECT dp_quantiles(salary, 0, 200000, $1, 0.5) AS q FROM quant_pay;
+EXECUTE levels('{0.1}') \gset low_
+EXECUTE levels('{0.9}') \gset high_
+EXECUTE levels('{0.1}') \gset low_again_
+SELECT :'low_q' = :'low_again_q' AS same_answer_again, :'low_q' <> :'high_q' AS other_levels_answered_apart;
+DEALLOCATE levels;
+SELECT dp_median(salary, 0, 200000, 1) OVER () FROM quant_pay LIMIT 1;
+BEGIN;
+DECLARE back_and_forth SCROLL CURSOR FOR SELECT dp_median(salary, 0, 200000, 1) BETWEEN 0 AND 200000 AS m FROM quant_pay;
+FETCH back_and_forth;
+FETCH PRIOR back_and_forth;
+FETCH NEXT back_and_forth;
+COMMIT;
+RESET SESSION AUTHORIZATION;
+SELECT (SELECT count(*) FROM pgdp.ledger WHERE role = 'quant_analyst'::regrole) - :charged_before AS charged;
+
 -- Over a protected relation: refused before any charge (the person-level form, each unit's rows
 -- bounded per group, is not built yet).
 SET client_min_messages = warning;
