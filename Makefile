@@ -5,6 +5,7 @@
 #   make unittest        build and run the GoogleTest suite of src/core (no database)
 #   make installcheck    pg_regress against a running server (see scripts/test.sh)
 #   make bench-core      build and run the Google Benchmark microbenchmarks of the core
+#   make figures-data    the data of the accuracy figures of docs/mechanisms.md (core only)
 #   make references      regenerate the 50-digit references of the unit tests (minutes)
 #   make references-partition-selection   only test/reference/partition_selection.csv
 
@@ -104,6 +105,19 @@ $(BENCH_DIR)/pgdp_core_bench: $(CORE_TEST_OBJS) $(BENCH_OBJS)
 .PHONY: bench-core
 bench-core: $(BENCH_DIR)/pgdp_core_bench
 	$(BENCH_DIR)/pgdp_core_bench $(BENCH_ARGS)
+
+# ---------------------------------------------------------------------------
+# The data of the accuracy figures of docs/mechanisms.md (docs/figures/accuracy_figures.cpp), on
+# the same core objects: writes docs/figures/quantile_rank_error.csv and histogram_error.csv.
+FIGURES_DIR = build/figures
+
+$(FIGURES_DIR)/accuracy_figures: docs/figures/accuracy_figures.cpp $(CORE_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(CORE_CXXFLAGS) -o $@ $^
+
+.PHONY: figures-data
+figures-data: $(FIGURES_DIR)/accuracy_figures
+	$(FIGURES_DIR)/accuracy_figures docs/figures
 
 # ---------------------------------------------------------------------------
 # Header dependencies: with -MMD -MP the compiler writes NAME.d next to each object, listing the

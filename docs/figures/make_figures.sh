@@ -19,6 +19,14 @@
 #                                 epsilon in [1e-4, 10] (20 points per decade), six deltas
 #   sigma_vs_epsilon.{svg,png}    figure (a)
 #   tlap_vs_gaussian.{svg,png}    figure (b)
+#   quantile_rank_error.csv       the median's rank error of the quantile tree (Laplace, Gaussian)
+#                                 and of the exponential mechanism against epsilon (make
+#                                 figures-data: docs/figures/accuracy_figures.cpp, the core's own
+#                                 release code, fixed seeds)
+#   histogram_error.csv           dp_histogram's per-bin error, interval half-width and coverage
+#                                 against epsilon, per mechanism (the same program)
+#   quantile_rank_error.{svg,png} figure (c)
+#   histogram_error.{svg,png}     figure (d)
 # The CSVs are deterministic (same build, same bytes); so are the images for a given gnuplot.
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../../scripts/common.sh
@@ -29,7 +37,7 @@ FIG_DIR="$PGDP_ROOT/docs/figures"
 t0=$SECONDS
 if [ -n "${PGDP_DSN:-}" ]; then
     command -v psql >/dev/null 2>&1 || die "psql not found (apt-get install postgresql-client)"
-    PGDP_PACKAGES=(gnuplot-nox)     # ensure_deps installs only what is listed and missing
+    PGDP_PACKAGES=(gnuplot-nox g++ make libboost-dev)  # ensure_deps installs only what is listed and missing; g++: figures (c), (d)
     ensure_deps
     log "using the existing server of PGDP_DSN"
     psql_cmd=(psql -X -q -v ON_ERROR_STOP=1 "$PGDP_DSN")
@@ -251,6 +259,80 @@ unset multiplot
 GNUPLOT
 }
 
+# (c) and (d): the data comes from the core's release code (make figures-data), not from SQL: the
+# exponential mechanism is not in SQL (docs/privacy.md says why the tree is), and thousands of
+# releases per point would spend budgets for nothing.
+make -s figures-data >/dev/null || die "make figures-data failed"
+log "wrote docs/figures/quantile_rank_error.csv and histogram_error.csv (make figures-data)"
+
+plot_quantiles() {
+    cat <<'GNUPLOT'
+reset
+set datafile separator ','
+set datafile columnheaders
+set datafile missing NaN
+set key top right font ',10'
+set grid xtics mxtics ytics mytics lc rgb '#dddddd' lw 1
+set logscale xy
+set format x '%g'
+set format y '10^{%L}'
+set xrange [0.02:10]
+set yrange [1e-7:0.5]
+set xlabel 'ε'
+set ylabel 'rank error of the median (share of n)'
+set multiplot layout 1,2 title 'dp\_median: quantile tree against the exponential mechanism, n = 10000, 1000 releases per point' font ',12'
+d = 'uniform'
+set title d.' data'
+plot f using 2:((strcol(1) eq d && strcol(3) eq 'tree laplace') ? column(4) : NaN) w lp lw 2 pt 7 lc rgb '#1f77b4' t 'tree, Laplace: mean', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'tree laplace') ? column(5) : NaN) w l lw 1 dt 2 lc rgb '#1f77b4' t 'tree, Laplace: 95th percentile', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'tree gaussian') ? column(4) : NaN) w lp lw 2 pt 5 lc rgb '#9467bd' t 'tree, Gaussian (δ 10^{-6}): mean', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'exponential') ? column(4) : NaN) w lp lw 2 pt 9 lc rgb '#d62728' t 'exponential mechanism: mean', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'exponential') ? column(5) : NaN) w l lw 1 dt 2 lc rgb '#d62728' t 'exponential mechanism: 95th percentile'
+d = 'lognormal'
+set title d.' data'
+plot f using 2:((strcol(1) eq d && strcol(3) eq 'tree laplace') ? column(4) : NaN) w lp lw 2 pt 7 lc rgb '#1f77b4' t 'tree, Laplace: mean', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'tree laplace') ? column(5) : NaN) w l lw 1 dt 2 lc rgb '#1f77b4' t 'tree, Laplace: 95th percentile', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'tree gaussian') ? column(4) : NaN) w lp lw 2 pt 5 lc rgb '#9467bd' t 'tree, Gaussian (δ 10^{-6}): mean', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'exponential') ? column(4) : NaN) w lp lw 2 pt 9 lc rgb '#d62728' t 'exponential mechanism: mean', \
+     f using 2:((strcol(1) eq d && strcol(3) eq 'exponential') ? column(5) : NaN) w l lw 1 dt 2 lc rgb '#d62728' t 'exponential mechanism: 95th percentile'
+unset multiplot
+GNUPLOT
+}
+
+plot_histogram() {
+    cat <<'GNUPLOT'
+reset
+set datafile separator ','
+set datafile columnheaders
+set datafile missing NaN
+set grid xtics mxtics ytics mytics lc rgb '#dddddd' lw 1
+set logscale x
+set format x '%g'
+set xrange [0.02:10]
+set xlabel 'ε'
+set multiplot layout 2,1 title 'dp\_histogram: 10 bins (+ under/overflow) of 10000 rows, 1000 releases per point' font ',12'
+set logscale y
+set format y '%g'
+set key top right font ',10'
+set ylabel 'counts'
+plot f using 1:(strcol(2) eq 'laplace' ? column(3) : NaN) w lp lw 2 pt 7 lc rgb '#1f77b4' t 'Laplace: mean |error| per bin', \
+     f using 1:(strcol(2) eq 'laplace' ? column(4) : NaN) w l lw 1 dt 2 lc rgb '#1f77b4' t 'Laplace: 95 % interval half-width', \
+     f using 1:(strcol(2) eq 'tlap' ? column(3) : NaN) w lp lw 2 pt 4 lc rgb '#2ca02c' t 'truncated Laplace (δ 10^{-6}): mean |error|', \
+     f using 1:(strcol(2) eq 'gaussian' ? column(3) : NaN) w lp lw 2 pt 5 lc rgb '#9467bd' t 'Gaussian (δ 10^{-6}): mean |error|', \
+     f using 1:(strcol(2) eq 'gaussian' ? column(4) : NaN) w l lw 1 dt 2 lc rgb '#9467bd' t 'Gaussian: 95 % interval half-width'
+unset logscale y
+set yrange [0.9:1.005]
+set format y '%.2f'
+set ylabel 'per-bin coverage'
+set key bottom right font ',10'
+plot 0.95 w l lw 1 lc rgb '#000000' dt 3 t 'nominal 0.95', \
+     f using 1:(strcol(2) eq 'laplace' ? column(5) : NaN) w lp lw 2 pt 7 lc rgb '#1f77b4' t 'Laplace', \
+     f using 1:(strcol(2) eq 'tlap' ? column(5) : NaN) w lp lw 2 pt 4 lc rgb '#2ca02c' t 'truncated Laplace', \
+     f using 1:(strcol(2) eq 'gaussian' ? column(5) : NaN) w lp lw 2 pt 5 lc rgb '#9467bd' t 'Gaussian'
+unset multiplot
+GNUPLOT
+}
+
 # The crossover epsilons at delta = 1e-5, read from the CSV above, for the labels of figure (a).
 crossover() {
     awk -F, -v column="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == column) c = i }
@@ -281,5 +363,7 @@ render() {
 
 render sigma_vs_epsilon plot_sigma
 render tlap_vs_gaussian plot_tlap
+render quantile_rank_error plot_quantiles
+render histogram_error plot_histogram
 
 log "figures done in $((SECONDS - t0)) s"
