@@ -10,6 +10,7 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/typcache.h"
 }
 
@@ -235,6 +236,17 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                                format_type_be(parameters.value_type)),
                         errdetail("The type has no extended hash function."),
                         errhint("Cast the value to a type that can be hashed, such as text.")));
+    }
+    // A collatable value hashed without a collation (implicit collations in conflict, as in
+    // CASE WHEN .. THEN a_c ELSE b_posix END) makes hashtextextended raise at the first non-NULL
+    // row: an error that shows whether any row reached the call, after the charge (red team
+    // round 18). Refused here, before any row is read and before the charge.
+    if (identity.kind == AggregateKind::CountDistinct && type_is_collatable(parameters.value_type) &&
+        !OidIsValid(aggref->inputcollid)) {
+        ereport(ERROR, (errcode(ERRCODE_INDETERMINATE_COLLATION),
+                        errmsg("could not determine which collation dp_count_distinct should use for its value"),
+                        errdetail("The value's implicit collations are in conflict."),
+                        errhint("Use the COLLATE clause on the value to set the collation explicitly.")));
     }
     if (at.lower >= 0 && !is_value_type(parameters.value_type)) {
         // pgdp's own aggregates coerce their values to these; another aggregate built on pgdp's
