@@ -243,10 +243,11 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     // round 18). Refused here, before any row is read and before the charge.
     if (identity.kind == AggregateKind::CountDistinct && type_is_collatable(parameters.value_type) &&
         !OidIsValid(aggref->inputcollid)) {
-        ereport(ERROR, (errcode(ERRCODE_INDETERMINATE_COLLATION),
-                        errmsg("could not determine which collation dp_count_distinct should use for its value"),
-                        errdetail("The value's implicit collations are in conflict."),
-                        errhint("Use the COLLATE clause on the value to set the collation explicitly.")));
+        ereport(ERROR,
+                (errcode(ERRCODE_INDETERMINATE_COLLATION),
+                 errmsg("could not determine which collation dp_count_distinct should use for its value"),
+                 errdetail("The value's implicit collations are in conflict."),
+                 errhint("Use the COLLATE clause on the value to set the collation explicitly.")));
     }
     if (at.lower >= 0 && !is_value_type(parameters.value_type)) {
         // pgdp's own aggregates coerce their values to these; another aggregate built on pgdp's
