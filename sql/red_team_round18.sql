@@ -52,6 +52,30 @@ SELECT dp_count_distinct(CASE WHEN name = 'bob' THEN name WHEN false THEN alias 
 FROM r18_people;
 SELECT releases - :releases_before AS charged_two FROM pgdp.my_budget;
 
+-- Break (fixed): dp_histogram, dp_quantile(s) and dp_median take float8, so over a numeric column
+-- the parser casts each value with float8(numeric), which raised "is out of range for type double
+-- precision" (after the charge, printing the value) for magnitudes beyond float8 or so small that
+-- they round to 0. The planner hook now reads such values as dp_sum does: beyond float8 as
+-- +-Infinity, below its smallest value as 0, NaN as NaN. Bins by hand for [-10, 10) in 2 bins:
+-- below -10: -1e400, -Infinity (2); [-10, 0): none; [0, 10): 1e-400, -1e-400, 2.47e-324 (all read
+-- as 0), 3e-324, 0, 5 (6); from 10 on: 1e400, NaN, Infinity, 1.7976931348623157e308,
+-- 1.7976931348623158e308 (5).
+RESET SESSION AUTHORIZATION;
+CREATE TABLE r18_amounts (v numeric);
+INSERT INTO r18_amounts VALUES (1e400), (-1e400), (1e-400), (-1e-400), ('NaN'), ('Infinity'), ('-Infinity'), (0), (5),
+                               (1.7976931348623157e308), (1.7976931348623158e308), (2.47e-324), (3e-324);
+GRANT SELECT ON r18_amounts TO r18_eve;
+SET SESSION AUTHORIZATION r18_eve;
+SELECT split_part(pg_temp.error_of('SELECT v::float8 FROM r18_amounts'), ':', 1) AS postgresql_cast_sqlstate;
+SELECT releases AS releases_before FROM pgdp.my_budget \gset
+SELECT (h).bin, (h).count FROM (SELECT unnest(dp_histogram(v, -10, 10, 2, 1e9)) AS h FROM r18_amounts) s;
+-- NaN is no row of the quantiles; the lowest and highest of the other 12 are clamped to the bounds
+-- (four of them to 10: q = 0.99 lies in the top leaf, of width 20 / 65536).
+SELECT dp_quantiles(v, -10, 10, '{0, 1}', 1e9) AS extremes, dp_median(v, -10, 10, 1e9) BETWEEN 0 AND 0.001 AS median_near_0,
+       dp_quantile(v, -10, 10, 0.99, 1e9) BETWEEN 10 - 20.0 / 65536 AND 10 AS q99_in_the_top_leaf
+FROM r18_amounts;
+SELECT releases - :releases_before AS charged_four FROM pgdp.my_budget;
+
 -- Held: an analyst cannot build an aggregate of her own on pgdp's support functions (to read a
 -- state or feed a forged one to a final function): an internal state type needs a superuser.
 SELECT pg_temp.error_of('CREATE AGGREGATE r18_eve.peek(float8, float8, float8, int4, float8) (SFUNC = pgdp_histogram_transfn,
@@ -85,7 +109,7 @@ RESET SESSION AUTHORIZATION;
 
 -- Leave nothing behind for the tests after this one.
 SET client_min_messages = warning;
-DROP TABLE r18_people;
+DROP TABLE r18_people, r18_amounts;
 DELETE FROM pgdp.budgets WHERE role = 'r18_eve'::regrole;
 DROP OWNED BY r18_eve;
 DROP ROLE r18_eve;
