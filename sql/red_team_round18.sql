@@ -75,6 +75,13 @@ SELECT dp_quantiles(v, -10, 10, '{0, 1}', 1e9) AS extremes, dp_median(v, -10, 10
        dp_quantile(v, -10, 10, 0.99, 1e9) BETWEEN 10 - 20.0 / 65536 AND 10 AS q99_in_the_top_leaf
 FROM r18_amounts;
 SELECT releases - :releases_before AS charged_four FROM pgdp.my_budget;
+-- A call the hook does not see (inlined from an SQL function after it ran) or a volatile value
+-- keeps PostgreSQL's cast: refused before any row is read, nothing charged.
+CREATE FUNCTION r18_eve.amount_median() RETURNS SETOF float8 LANGUAGE sql STABLE AS
+$$ SELECT dp_median(v, -10, 10, 1) FROM r18_amounts $$;
+SELECT pg_temp.error_of('SELECT * FROM r18_eve.amount_median()') AS inlined;
+SELECT pg_temp.error_of('SELECT dp_histogram(v * random()::numeric, -10, 10, 2, 1) FROM r18_amounts') AS volatile_value;
+SELECT releases - :releases_before AS still_four FROM pgdp.my_budget;
 
 -- Held: an analyst cannot build an aggregate of her own on pgdp's support functions (to read a
 -- state or feed a forged one to a final function): an internal state type needs a superuser.
