@@ -12,8 +12,9 @@ namespace pgdp::pg {
 // In every call of the analysis: an implicit float8(numeric) value argument without volatile
 // functions becomes CASE WHEN v = 'NaN' THEN 'NaN' WHEN v > 1.7976931348623157e308 THEN
 // 'Infinity' WHEN v < -1.7976931348623157e308 THEN '-Infinity' WHEN v > -2.5e-324 AND v <
-// 2.5e-324 THEN 0 ELSE float8(v) END (numeric comparisons cannot fail; the values it changes are
-// beyond every bound or below the smallest float8, so no bin and no clamped value changes).
+// 2.5e-324 THEN 0 ELSE float8(v) END (numeric comparisons cannot fail). It changes what the cast
+// would raise on, and reads the values between half the smallest subnormal (2.47e-324) and 2.5e-324
+// as 0 instead of +-4.9e-324: a bin or a clamp moves only for bounds near 1e-308 in magnitude.
 void make_float_values_safe(const ReleaseQuery& analysis);
 
 }  // namespace pgdp::pg
