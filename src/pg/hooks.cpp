@@ -39,6 +39,7 @@ extern "C" {
 #include "pg/channels/statement_statistics.hpp"
 #include "pg/execution/release_cache.hpp"
 #include "pg/planning/fingerprint.hpp"
+#include "pg/planning/float_values.hpp"
 #include "pg/execution/authorize.hpp"
 #include "pg/execution/cache_store.hpp"
 #include "pg/execution/charge.hpp"
@@ -131,6 +132,7 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
     const bool fingerprinted = fingerprint_statement(parse, releases, &fingerprint);
     rewrite_distributed_releases(parse, &releases);
     List* person_level_marks = rewrite_person_level_releases(releases);
+    make_float_values_safe(releases);
     // Planning a statement that reads protected rows: from here on no notice reaches the client
     // (statement_seal.hpp).
     if (person_level_marks != NIL) seal_until_ready_for_query();

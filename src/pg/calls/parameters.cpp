@@ -10,6 +10,8 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/typcache.h"
 }
 
@@ -155,6 +157,25 @@ void read_quantile_levels(Aggref* aggref, int position, const ArgumentContext& c
     parameters->quantile_count = count;
 }
 
+// dp_histogram and the quantiles take float8: over a numeric column the parser's implicit
+// float8(numeric) raises per row for a value beyond float8 (after the charge). The planner hook
+// replaces that cast by one that cannot fail (planning/float_values.hpp); one it did not see (a
+// call inlined from an SQL function, a volatile value) is refused here, before the charge.
+void refuse_raising_float_value(const Aggref* aggref, const AggregateIdentity& identity) {
+    if (identity.kind != AggregateKind::Histogram && identity.kind != AggregateKind::Quantiles) return;
+    const Expr* value = linitial_node(TargetEntry, aggref->args)->expr;
+    if (!IsA(value, FuncExpr)) return;
+    const auto* cast = castNode(FuncExpr, value);
+    if (cast->funcid != F_FLOAT8_NUMERIC || cast->funcformat != COERCE_IMPLICIT_CAST) return;
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("%s cannot read this numeric value", identity.name),
+         errdetail("Converting it to double precision would raise on values beyond that type's range, "
+                   "after the charge; pgdp converts numeric values safely only in calls written in the "
+                   "statement (not inlined from an SQL function) over values without volatile functions."),
+         errhint("Write the call in the statement itself, or convert the value yourself.")));
+}
+
 }  // namespace
 
 int written_argument_count(const Aggref* aggref) {
@@ -236,6 +257,18 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                         errdetail("The type has no extended hash function."),
                         errhint("Cast the value to a type that can be hashed, such as text.")));
     }
+    // A collatable value hashed without a collation (implicit collations in conflict, as in
+    // CASE WHEN .. THEN a_c ELSE b_posix END) makes hashtextextended raise at the first non-NULL
+    // row: an error that shows whether any row reached the call, after the charge (red team
+    // round 18). Refused here, before any row is read and before the charge.
+    if (identity.kind == AggregateKind::CountDistinct && type_is_collatable(parameters.value_type) &&
+        !OidIsValid(aggref->inputcollid)) {
+        ereport(ERROR,
+                (errcode(ERRCODE_INDETERMINATE_COLLATION),
+                 errmsg("could not determine which collation dp_count_distinct should use for its value"),
+                 errdetail("The value's implicit collations are in conflict."),
+                 errhint("Use the COLLATE clause on the value to set the collation explicitly.")));
+    }
     if (at.lower >= 0 && !is_value_type(parameters.value_type)) {
         // pgdp's own aggregates coerce their values to these; another aggregate built on pgdp's
         // "any" transition functions must too (the value is read as one of them).
@@ -245,6 +278,7 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                         format_type_be(parameters.value_type)),
                  errhint("Pass a smallint, integer, bigint, real, double precision or numeric value.")));
     }
+    refuse_raising_float_value(aggref, identity);
     given.integer_values = at.lower >= 0 && is_integer_type(parameters.value_type);
     if (at.lower >= 0) {
         given.lower = float8_parameter(aggref, at.lower, "lower", context);
