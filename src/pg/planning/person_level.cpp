@@ -415,8 +415,9 @@ SortGroupClause* window_key(Oid type, Index reference, const char* name) {
     SortGroupClause* clause = checked_group_clause(type, reference, name);
     if (!OidIsValid(clause->sortop)) {
         refuse_person_level_release(
-            name, "A GROUP BY key, the privacy unit or a counted value has a type without an ordering "
-                  "operator (needed to cap each unit's rows per group).");
+            name,
+            "A GROUP BY key, the privacy unit or a counted value has a type without an ordering "
+            "operator (needed to cap each unit's rows per group).");
     }
     return clause;
 }
@@ -433,15 +434,17 @@ TargetEntry* add_column(Query* query, Expr* expression, const char* name, Index 
 // PARTITION BY); the aggregate counts their hashes. Equal values must hash equally, or a unit's
 // c values could be more than c hashes: the type's hash opclass must use that very equality.
 void check_distinct_equality(Oid type, Oid equality, const char* name) {
-    const TypeCacheEntry* entry = lookup_type_cache(type, TYPECACHE_HASH_OPFAMILY | TYPECACHE_HASH_EXTENDED_PROC);
+    const TypeCacheEntry* entry =
+        lookup_type_cache(type, TYPECACHE_HASH_OPFAMILY | TYPECACHE_HASH_EXTENDED_PROC);
     const Oid hash_equality = OidIsValid(entry->hash_opf)
                                   ? get_opfamily_member(entry->hash_opf, entry->hash_opintype,
                                                         entry->hash_opintype, HTEqualStrategyNumber)
                                   : InvalidOid;
     if (!OidIsValid(entry->hash_extended_proc) || hash_equality != equality) {
         refuse_person_level_release(
-            name, "dp_count_distinct's value type has no hash operator class that agrees with its ordering's "
-                  "equality (needed to cap each unit's distinct values per group).");
+            name,
+            "dp_count_distinct's value type has no hash operator class that agrees with its ordering's "
+            "equality (needed to cap each unit's distinct values per group).");
     }
 }
 
@@ -532,8 +535,8 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
                            "pgdp_value_first", 0);
                 columns->value_first = list_length(rows->targetList);
                 add_column(rows,
-                           (Expr*)window_call(F_FIRST_VALUE, INT8OID, list_make1(bounding_rank_call()), window,
-                                              false, nullptr),
+                           (Expr*)window_call(F_FIRST_VALUE, INT8OID, list_make1(bounding_rank_call()),
+                                              window, false, nullptr),
                            "pgdp_value_key", 0);
                 columns->value_key = list_length(rows->targetList);
             }
@@ -599,7 +602,8 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
             if (entry->ressortgroupref == 0) entry->ressortgroupref = static_cast<Index>(column);
             return window_key(exprType((Node*)entry->expr), entry->ressortgroupref, name);
         };
-        Expr* first_row = operator_clause("=", INT8OID, (Expr*)column_of(rows, 1, row_rank), int8_constant(1));
+        Expr* first_row =
+            operator_clause("=", INT8OID, (Expr*)column_of(rows, 1, row_rank), int8_constant(1));
         Index window = 0;
         if (grouped) {
             ++window;
@@ -617,9 +621,9 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
             List* partition = NIL;
             for (int column = 1; column <= key_count + 1; ++column)
                 partition = lappend(partition, reference_column(column));
-            ranked->windowClause = lappend(ranked->windowClause,
-                                           window_clause(window, partition,
-                                                         list_make1(reference_column(columns->value_key))));
+            ranked->windowClause =
+                lappend(ranked->windowClause,
+                        window_clause(window, partition, list_make1(reference_column(columns->value_key))));
             // A value counts once (its first row), NULL never (dp_count_distinct skips it).
             Expr* first_value_row = (Expr*)makeBoolExpr(
                 AND_EXPR,
@@ -653,22 +657,25 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
             linitial_node(TargetEntry, over->args)->expr = (Expr*)source_column(columns->value);
             over->aggfilter =
                 kind == AggregateKind::CountDistinct
-                    ? operator_clause("<=", INT8OID, (Expr*)source_column(columns->value_rank), int8_constant(k))
+                    ? operator_clause("<=", INT8OID, (Expr*)source_column(columns->value_rank),
+                                      int8_constant(k))
                     : operator_clause("<=", INT8OID, (Expr*)source_column(row_rank), int8_constant(k));
             over->location = person_level_location(m, k);
         } else {
             // One row per unit and group: its partial, or the unit counted once.
             over->aggfilter = operator_clause("=", INT8OID, (Expr*)source_column(row_rank), int8_constant(1));
             if (m > 1) over->location = groups_per_unit_location(m);
-            if (columns->partial != 0) result = call_over_partial(over, call, source_column(columns->partial));
+            if (columns->partial != 0)
+                result = call_over_partial(over, call, source_column(columns->partial));
         }
         replacement.calls = lappend(replacement.calls, call);
         replacement.results = lappend(replacement.results, result);
     }
     RangeTblEntry* source_entry = subquery_entry(source, source == rows ? "pgdp_rows" : "pgdp_ranked");
-    Node* kept = grouped ? (Node*)operator_clause("<=", INT8OID, (Expr*)column_of(source, source_varno, group_rank),
-                                                  int8_constant(m))
-                         : nullptr;
+    Node* kept =
+        grouped ? (Node*)operator_clause("<=", INT8OID, (Expr*)column_of(source, source_varno, group_rank),
+                                         int8_constant(m))
+                : nullptr;
     key_number = 0;
     ListCell* key_cell;
     if (shape.form == GroupForm::PublicKeys) {
@@ -676,7 +683,8 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
         Node* on = kept;
         foreach (key_cell, shape.keys) {
             ++key_number;
-            const SortGroupClause* clause = list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
+            const SortGroupClause* clause =
+                list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
             Expr* equal_keys = make_opclause(
                 clause->eqop, BOOLOID, false, (Expr*)column_of(keys, 1, key_number),
                 (Expr*)column_of(source, 2, key_number), InvalidOid, exprCollation((Node*)lfirst(key_cell)));
@@ -715,7 +723,8 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
 bool has_row_capped_call(List* calls) {
     ListCell* cell;
     foreach (cell, calls) {
-        if (pgdp::has_row_capped_person_form(identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid).kind))
+        if (pgdp::has_row_capped_person_form(
+                identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid).kind))
             return true;
     }
     return false;
@@ -958,12 +967,15 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
 void define_person_level_settings() {
     DefineCustomIntVariable(
         "pgdp.rows_per_unit",
-        "Rows one privacy unit keeps per group in person-level dp_histogram and quantiles (dp_count_distinct: "
+        "Rows one privacy unit keeps per group in person-level dp_histogram and quantiles "
+        "(dp_count_distinct: "
         "distinct values).",
         "Each unit's rows beyond it are dropped at random before the release, whose noise grows in "
         "proportion to it (docs/privacy.md). Read when the statement is planned.",
         &rows_per_unit_setting, 1, 1, kMaxMarkedRowsPerUnit, PGC_USERSET, 0, nullptr, nullptr, nullptr);
 }
+
+int person_level_rows_per_unit() { return rows_per_unit_setting; }
 
 List* rewrite_person_level_releases(const ReleaseQuery& analysis) {
     // Lower levels first (the analysis' order): a rewritten level's FROM moves into a new

@@ -205,8 +205,6 @@ int groups_per_unit_of(const Aggref* aggref) {
     return m >= 1 ? m : 1;
 }
 
-bool reads_partial_totals(const Aggref* aggref) {
-    return (call_marks(aggref) & kReadsPartialTotals) != 0;
-}
+bool reads_partial_totals(const Aggref* aggref) { return (call_marks(aggref) & kReadsPartialTotals) != 0; }
 
 }  // namespace pgdp::pg
