@@ -164,6 +164,7 @@ SELECT (SELECT count(*) FROM pgdp.ledger WHERE role = 'ps_analyst'::regrole) - :
 
 SET client_min_messages = warning;
 DELETE FROM pgdp.release_cache;
+DELETE FROM pgdp.data_epochs WHERE relation = 'ps_visits'::regclass;
 SELECT pgdp.unprotect('ps_visits');
 SELECT pgdp.undeclare_public('ps_regions');
 DROP TABLE ps_visits, ps_regions, ps_capped;
