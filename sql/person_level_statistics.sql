@@ -119,6 +119,48 @@ SELECT count(*) AS keys,
                                             AND width_bucket(c.minutes, 0, 90, 3) = b.bin)) FROM unnest(p.h) b)) AS r_equal
 FROM ps_public p;
 
+-- The cap draws uniformly (400 releases each, at epsilon 1e9: no noise). Rows: unit 5000 has 10
+-- rows in group u, values 0..9; at k = 1 each release keeps one of them: Pearson's chi-square of
+-- the 10 counts (9 degrees of freedom) stays below 33.72, its 0.9999 quantile. Groups: unit 6000
+-- is in 4 groups with 10, 1, 1, 1 rows; m = 2 keeps 2 of them, each with probability 1/2 whatever
+-- its rows: group g1 is kept in 200 +- 44 releases (4.4 standard deviations, p < 1e-5; a draw
+-- that favoured units' larger groups, e.g. the minimum of their rows' draws, would keep g1
+-- in about 380).
+RESET SESSION AUTHORIZATION;
+SET client_min_messages = warning;
+CREATE TABLE ps_draws (person int, grp text, v int);
+INSERT INTO ps_draws SELECT 5000, 'u', g FROM generate_series(0, 9) g;
+INSERT INTO ps_draws SELECT 6000, 'g1', 1 FROM generate_series(1, 10);
+INSERT INTO ps_draws VALUES (6000, 'g2', 1), (6000, 'g3', 1), (6000, 'g4', 1);
+CREATE TABLE ps_draw_groups (grp text);
+INSERT INTO ps_draw_groups VALUES ('g1'), ('g2'), ('g3'), ('g4');
+GRANT SELECT ON ps_draws, ps_draw_groups TO ps_analyst;
+SELECT relation FROM pgdp.protect('ps_draws', 'person', max_groups_contributed => 2);
+SELECT relation FROM pgdp.declare_public('ps_draw_groups');
+RESET client_min_messages;
+SET SESSION AUTHORIZATION ps_analyst;
+SET pgdp.rows_per_unit = 1;
+CREATE TEMP TABLE ps_kept_rows (release int, bin int, n bigint);
+CREATE TEMP TABLE ps_kept_groups (release int, grp text, units bigint);
+DO $$
+BEGIN
+    FOR i IN 1..400 LOOP
+        INSERT INTO ps_kept_rows SELECT i, b.bin, b.count
+        FROM (SELECT dp_histogram(v, 0, 10, 10, 1e9) AS h FROM ps_draws WHERE grp = 'u') s, unnest(s.h) b;
+        INSERT INTO ps_kept_groups SELECT i, r.grp, dp_count(1e9)
+        FROM ps_draw_groups r LEFT JOIN ps_draws d USING (grp) GROUP BY r.grp;
+    END LOOP;
+END $$;
+SELECT (SELECT bool_and(total = 1) FROM (SELECT sum(n) AS total FROM ps_kept_rows GROUP BY release) t)
+           AS one_row_per_release,
+       (SELECT sum((kept - 40.0) ^ 2 / 40.0) FROM (SELECT b AS bin, coalesce(sum(n), 0) AS kept
+            FROM generate_series(1, 10) b LEFT JOIN ps_kept_rows r ON r.bin = b GROUP BY b) t) < 33.72
+           AS rows_uniform;
+SELECT (SELECT bool_and(total = 2) FROM (SELECT sum(units) AS total FROM ps_kept_groups GROUP BY release) t)
+           AS two_groups_per_release,
+       abs((SELECT sum(units) FROM ps_kept_groups WHERE grp = 'g1') - 200) <= 44 AS large_group_not_favoured;
+SET pgdp.rows_per_unit = 3;
+
 -- One charge per call.
 SELECT releases AS releases_before FROM pgdp.my_budget \gset
 SELECT dp_histogram(minutes, 0, 90, 3, 1) IS NOT NULL AS released FROM ps_visits;
@@ -167,6 +209,8 @@ DELETE FROM pgdp.release_cache;
 DELETE FROM pgdp.data_epochs WHERE relation = 'ps_visits'::regclass;
 SELECT pgdp.unprotect('ps_visits');
 SELECT pgdp.undeclare_public('ps_regions');
-DROP TABLE ps_visits, ps_regions, ps_capped;
+SELECT pgdp.unprotect('ps_draws');
+SELECT pgdp.undeclare_public('ps_draw_groups');
+DROP TABLE ps_visits, ps_regions, ps_capped, ps_draws, ps_draw_groups;
 DROP OWNED BY ps_analyst, ps_dp_only;
 DROP ROLE ps_analyst, ps_dp_only;
