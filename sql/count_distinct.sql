@@ -1,7 +1,8 @@
 -- dp_count_distinct (issue 24 part 3): the number of distinct non-NULL values (not units), one
 -- release of sensitivity 1. At a huge epsilon it equals PostgreSQL's count(DISTINCT) for text,
 -- integers and numerics that differ only in scale, grouped and in parallel plans; bad input is refused with a SQLSTATE naming the argument and nothing charged;
--- one ledger charge per call; refused (not yet built) over protected relations. Every expected
+-- one ledger charge per call; over protected relations a FILTER
+-- refused (person-level forms: sql/person_level_statistics.sql). Every expected
 -- number is PostgreSQL's own count(DISTINCT).
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
@@ -89,7 +90,8 @@ SELECT relation FROM pgdp.protect('distinct_visits', 'person');
 RESET client_min_messages;
 SET SESSION AUTHORIZATION distinct_analyst;
 SELECT releases AS releases_before FROM pgdp.my_budget \gset
-SELECT pg_temp.error_of('SELECT dp_count_distinct(page, 1) FROM distinct_visits') AS protected;
+-- Person-level forms: sql/person_level_statistics.sql. A form it has not (FILTER) is refused.
+SELECT pg_temp.error_of('SELECT dp_count_distinct(page, 1) FILTER (WHERE page > ''a'') FROM distinct_visits') AS protected;
 SELECT releases - :releases_before AS charged FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 

@@ -3,8 +3,9 @@
 -- rows (NaN counted in the last bin, where width_bucket refuses it), for every mechanism, grouped
 -- and in parallel plans; at a small epsilon counts are never negative and intervals are whole
 -- numbers around them; bad input is refused with a SQLSTATE naming the argument and nothing
--- charged; one ledger charge per call; the release cache; refused (not yet built) over
--- protected relations, before any charge. Every count shown is PostgreSQL's own.
+-- charged; one ledger charge per call; the release cache; over protected relations a FILTER is
+-- refused before any charge (the person-level forms: sql/person_level_statistics.sql). Every
+-- count shown is PostgreSQL's own.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE hist_analyst;
@@ -132,7 +133,8 @@ SELECT relation FROM pgdp.protect('hist_visits', 'person');
 RESET client_min_messages;
 SET SESSION AUTHORIZATION hist_analyst;
 SELECT releases AS releases_before FROM pgdp.my_budget \gset
-SELECT pg_temp.error_of('SELECT dp_histogram(minutes, 0, 90, 9, 1) FROM hist_visits') AS protected;
+-- Person-level forms: sql/person_level_statistics.sql. A form it has not (FILTER) is refused.
+SELECT pg_temp.error_of('SELECT dp_histogram(minutes, 0, 90, 9, 1) FILTER (WHERE minutes > 0) FROM hist_visits') AS protected;
 SELECT releases - :releases_before AS charged FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 

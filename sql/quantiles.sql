@@ -3,8 +3,9 @@
 -- leaf of the tree, (upper - lower) / 65536, of PostgreSQL's percentile_disc of the clamped values,
 -- for every mechanism, grouped and in parallel plans; results stay in [lower, upper] and are
 -- non-decreasing in q at any epsilon; bad input is refused with a SQLSTATE naming the argument and
--- nothing charged; one ledger charge per call whatever the number of levels; refused (not yet
--- built) over protected relations. Every reference is PostgreSQL's own percentile_disc.
+-- nothing charged; one ledger charge per call whatever the number of levels; over protected
+-- relations a FILTER refused (person-level forms: sql/person_level_statistics.sql). Every
+-- reference is PostgreSQL's own percentile_disc.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE quant_analyst;
@@ -171,7 +172,8 @@ SELECT relation FROM pgdp.protect('quant_visits', 'person');
 RESET client_min_messages;
 SET SESSION AUTHORIZATION quant_analyst;
 SELECT releases AS releases_before FROM pgdp.my_budget \gset
-SELECT pg_temp.error_of('SELECT dp_median(minutes, 0, 90, 1) FROM quant_visits') AS protected;
+-- Person-level forms: sql/person_level_statistics.sql. A form it has not (FILTER) is refused.
+SELECT pg_temp.error_of('SELECT dp_median(minutes, 0, 90, 1) FILTER (WHERE minutes > 0) FROM quant_visits') AS protected;
 SELECT releases - :releases_before AS charged FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 

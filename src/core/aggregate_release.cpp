@@ -105,6 +105,8 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
                                                   AggregateParameters given,
                                                   std::string_view mechanism_name) {
     require_groups_per_unit(given.groups_per_unit);
+    // Only the row-capped statistics read k (their plans validate it); the others see one row per unit.
+    if (!has_row_capped_person_form(kind)) given.rows_per_unit = 1;
     if (kind == AggregateKind::Selection) {
         // Validated with the plan (plan_partition_selection): epsilon, delta, m, min_units.
         given.selection_mechanism = parse_partition_selection_mechanism(mechanism_name);
@@ -212,6 +214,7 @@ DistinctCountParameters distinct_count_parameters(const AggregateParameters& par
     distinct.delta = parameters.delta;
     distinct.mechanism = parameters.mechanism;
     distinct.alpha = parameters.alpha;
+    distinct.values_per_unit = parameters.rows_per_unit;
     distinct.groups_per_unit = parameters.groups_per_unit;
     return distinct;
 }
@@ -223,6 +226,7 @@ QuantileParameters quantile_parameters(const AggregateParameters& parameters) {
     quantiles.epsilon = parameters.epsilon;
     quantiles.delta = parameters.delta;
     quantiles.mechanism = parameters.mechanism;
+    quantiles.rows_per_unit = parameters.rows_per_unit;
     quantiles.groups_per_unit = parameters.groups_per_unit;
     return quantiles;
 }
@@ -234,6 +238,7 @@ HistogramParameters histogram_parameters(const AggregateParameters& parameters) 
     histogram.delta = parameters.delta;
     histogram.mechanism = parameters.mechanism;
     histogram.alpha = parameters.alpha;
+    histogram.rows_per_unit = parameters.rows_per_unit;
     histogram.groups_per_unit = parameters.groups_per_unit;
     return histogram;
 }

@@ -49,6 +49,14 @@ constexpr bool keeps_own_state(AggregateKind kind) {
            kind == AggregateKind::CountDistinct;
 }
 
+// The aggregates whose person-level form caps each unit's rows per group (k = rows_per_unit
+// rows for dp_histogram and the quantiles, c distinct values for dp_count_distinct) before the
+// release over the capped rows, calibrated for k (or c) and m (src/pg/planning/person_level.cpp).
+constexpr bool has_row_capped_person_form(AggregateKind kind) {
+    return kind == AggregateKind::Histogram || kind == AggregateKind::Quantiles ||
+           kind == AggregateKind::CountDistinct;
+}
+
 // The aggregates that also accumulate centred squares (centred_squares.hpp).
 constexpr bool reads_squares(AggregateKind kind) {
     return kind == AggregateKind::Variance || kind == AggregateKind::StandardDeviation;
@@ -67,6 +75,9 @@ struct AggregateParameters {
     // Person-level releases (issue 10): how many groups one privacy unit may change (its rows
     // bounded per group beforehand); every plan covers all of them (plan_release). 1: row level.
     std::uint32_t groups_per_unit = 1;
+    // Person-level dp_histogram and quantiles: rows one unit keeps per group (k); dp_count_distinct:
+    // its distinct values per group (c). The rewrite caps them (has_row_capped_person_form). 1: row level.
+    std::uint32_t rows_per_unit = 1;
     // dp_groups: the partition selection mechanism and the pre-threshold (partition_selection.hpp).
     PartitionSelectionMechanism selection_mechanism = PartitionSelectionMechanism::Auto;
     std::int64_t min_units = 1;

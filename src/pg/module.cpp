@@ -11,6 +11,7 @@ extern "C" {
 #include "pg/ledger/ledger_channel.hpp"
 #include "pg/hooks.hpp"
 #include "pg/execution/release_cache.hpp"
+#include "pg/planning/person_level.hpp"
 #include "pg/base/strong_random.hpp"
 
 extern "C" {
@@ -23,6 +24,7 @@ void _PG_init(void) {
     pgdp::pg::define_random_settings();
     pgdp::pg::define_ledger_settings();
     pgdp::pg::define_release_cache_settings();
+    pgdp::pg::define_person_level_settings();
     MarkGUCPrefixReserved("pgdp");
     // Releases are charged only when the library is preloaded (the ledger needs shared memory and
     // background workers); otherwise the hook refuses them (fail closed).

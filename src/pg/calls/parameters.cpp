@@ -301,6 +301,7 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     given.delta = nargs > delta_at ? float8_parameter(aggref, delta_at, "delta", context) : 0.0;
     const char* mechanism_name = nargs > delta_at ? "auto" : "laplace";
     given.groups_per_unit = static_cast<std::uint32_t>(groups_per_unit_of(aggref));
+    given.rows_per_unit = static_cast<std::uint32_t>(rows_per_unit_of(aggref));
     if (at.min_units >= 0 && nargs > at.min_units) {
         bool is_null = false;
         const Datum units = constant_argument(aggref, at.min_units, "min_units", context, &is_null);

@@ -102,8 +102,9 @@ bool same_parameters(const Parameters& a, const Parameters& b) {
     return same(x.lower, y.lower) && same(x.upper, y.upper) && same(x.epsilon, y.epsilon) &&
            same(x.delta, y.delta) && same(x.alpha, y.alpha) && x.mechanism == y.mechanism &&
            x.selection_mechanism == y.selection_mechanism && x.min_units == y.min_units &&
-           x.groups_per_unit == y.groups_per_unit && x.integer_values == y.integer_values &&
-           x.unit_exponent == y.unit_exponent && a.value_type == b.value_type;
+           x.groups_per_unit == y.groups_per_unit && x.rows_per_unit == y.rows_per_unit &&
+           x.integer_values == y.integer_values && x.unit_exponent == y.unit_exponent &&
+           a.value_type == b.value_type;
 }
 
 // A later partition's call whose release an earlier partition's charged call already covers: the

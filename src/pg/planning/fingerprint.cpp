@@ -13,6 +13,7 @@ extern "C" {
 #include <cstring>
 
 #include "pg/base/sha256.hpp"
+#include "pg/planning/person_level.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -89,6 +90,10 @@ bool fingerprint_statement(Query* parse, const ReleaseQuery& analysis, Statement
         add_bytes(hash, &function, sizeof(function));
         add_bytes(hash, &version, sizeof(version));
     }
+    // pgdp.rows_per_unit changes what a person-level histogram or quantile release is (k = 1, its
+    // default, adds nothing: such fingerprints are those of before the setting).
+    const int rows_per_unit = person_level_rows_per_unit();
+    if (rows_per_unit != 1) add_bytes(hash, &rows_per_unit, sizeof(rows_per_unit));
     end_sha256(hash, fingerprint->bytes);
     fingerprint->shareable = !calls.not_shareable;
     pfree(text);

@@ -10,7 +10,10 @@ extern "C" {
 #include "parser/parse_oper.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
+#include "access/hash.h"
 #include "utils/acl.h"
+#include "utils/guc.h"
+#include "utils/typcache.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -368,9 +371,372 @@ void order_by_keys(Query* level, const char* name) {
     level->sortClause = list_concat(level->sortClause, keys_order);
 }
 
+// ---- the row-capped statistics (dp_histogram, the quantiles, dp_count_distinct) ---------------
+
+// pgdp.rows_per_unit: k, the rows one unit keeps per group for dp_histogram and the quantiles
+// (dp_count_distinct: its distinct values per group), read when the statement is planned.
+int rows_per_unit_setting = 1;
+
+// A window function call of a built-in (row_number, first_value, count(*), a partial aggregate).
+WindowFunc* window_call(Oid function, Oid type, List* arguments, Index winref, bool aggregate, Expr* filter) {
+    auto* call = makeNode(WindowFunc);
+    call->winfnoid = function;
+    call->wintype = type;
+    call->args = arguments;
+    call->inputcollid = arguments != NIL ? exprCollation((Node*)linitial(arguments)) : InvalidOid;
+    call->winref = winref;
+    call->winstar = aggregate && arguments == NIL;
+    call->winagg = aggregate;
+    call->aggfilter = filter;
+    call->location = kUnknownLocation;
+    return call;
+}
+
+Expr* bounding_rank_call() {
+    return (Expr*)makeFuncExpr(bounding_rank_function(), INT8OID, NIL, InvalidOid, InvalidOid,
+                               COERCE_EXPLICIT_CALL);
+}
+
+Expr* int8_constant(int64 value) {
+    return (Expr*)makeConst(INT8OID, -1, InvalidOid, 8, Int64GetDatum(value), false, true);
+}
+
+WindowClause* window_clause(Index winref, List* partition, List* order) {
+    auto* window = makeNode(WindowClause);
+    window->partitionClause = partition;
+    window->orderClause = order;
+    window->frameOptions = FRAMEOPTION_DEFAULTS;
+    window->winref = winref;
+    return window;
+}
+
+// A window's PARTITION BY (or ORDER BY) clause on a target entry: its type needs an ordering operator.
+SortGroupClause* window_key(Oid type, Index reference, const char* name) {
+    SortGroupClause* clause = checked_group_clause(type, reference, name);
+    if (!OidIsValid(clause->sortop)) {
+        refuse_person_level_release(
+            name,
+            "A GROUP BY key, the privacy unit or a counted value has a type without an ordering "
+            "operator (needed to cap each unit's rows per group).");
+    }
+    return clause;
+}
+
+TargetEntry* add_column(Query* query, Expr* expression, const char* name, Index reference) {
+    auto* entry = makeTargetEntry(expression, static_cast<AttrNumber>(list_length(query->targetList) + 1),
+                                  pstrdup(name), false);
+    entry->ressortgroupref = reference;
+    query->targetList = lappend(query->targetList, entry);
+    return entry;
+}
+
+// dp_count_distinct's distinct values per unit are chosen by the values' equality (a window's
+// PARTITION BY); the aggregate counts their hashes. Equal values must hash equally, or a unit's
+// c values could be more than c hashes: the type's hash opclass must use that very equality.
+void check_distinct_equality(Oid type, Oid equality, const char* name) {
+    const TypeCacheEntry* entry =
+        lookup_type_cache(type, TYPECACHE_HASH_OPFAMILY | TYPECACHE_HASH_EXTENDED_PROC);
+    const Oid hash_equality = OidIsValid(entry->hash_opf)
+                                  ? get_opfamily_member(entry->hash_opf, entry->hash_opintype,
+                                                        entry->hash_opintype, HTEqualStrategyNumber)
+                                  : InvalidOid;
+    if (!OidIsValid(entry->hash_extended_proc) || hash_equality != equality) {
+        refuse_person_level_release(
+            name,
+            "dp_count_distinct's value type has no hash operator class that agrees with its ordering's "
+            "equality (needed to cap each unit's distinct values per group).");
+    }
+}
+
+// Where each call of a row-capped level reads its columns (0: none).
+struct CappedCall {
+    int value = 0;        // R: the call's value (row-capped statistics)
+    int partial = 0;      // R: the unit's partial (dp_sum, dp_mean, dp_variance, dp_stddev)
+    int value_first = 0;  // R: 1 on one row per (keys, unit, value) (dp_count_distinct)
+    int value_key = 0;    // R: a uniform rank per (keys, unit, value) (dp_count_distinct)
+    int value_rank = 0;   // B: the value's place among its unit's values in the group (dp_count_distinct)
+};
+
+// Rewrites a level with a row-capped statistic (has_row_capped_person_form) into:
+//   R: the level's rows (FROM, WHERE, unit IS NOT NULL) with keys, unit, each call's value, and
+//      pgdp_row_rank = row_number() OVER (PARTITION BY keys, unit ORDER BY pgdp.bounding_rank()):
+//      a uniformly random order of a unit's rows in a group; the units' partials of dp_sum & co as
+//      window aggregates over (keys, unit); grouped: pgdp_group_key, a uniform rank of the
+//      (group, unit) (another draw, of the row ranked first, so it does not depend on how many rows
+//      the unit has there); dp_count_distinct: per (keys, unit, value) a first row and a uniform rank.
+//   B (grouped, or dp_count_distinct): pgdp_group_rank = count(*) FILTER (WHERE pgdp_row_rank = 1)
+//      OVER (PARTITION BY unit ORDER BY pgdp_group_key): the group's place among its unit's groups;
+//      per dp_count_distinct call, the value's place among the unit's values in the group.
+//   The level over B (or R), WHERE pgdp_group_rank <= m (public keys: in the LEFT JOIN's ON):
+//      dp_histogram and the quantiles FILTER (WHERE pgdp_row_rank <= k) (k rows per unit per group),
+//      dp_count_distinct FILTER (WHERE value rank <= k) (k distinct values), dp_sum & co over the
+//      partials and dp_count, dp_groups FILTER (WHERE pgdp_row_rank = 1) (one row per unit), every
+//      call marked with m and its k (plan_marks.hpp).
+// Every added expression is a built-in that cannot fail on any row: row_number, first_value,
+// count(*), int8 comparisons, pgdp.bounding_rank(), sum/avg as in level 1 (unit_partial).
+void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
+                          const char* name) {
+    const int k = rows_per_unit_setting;
+    const bool grouped = shape.form != GroupForm::Ungrouped;
+    const int m = grouped ? m_protected : 1;
+    const int key_count = list_length(shape.keys);
+    const Index unit_reference = static_cast<Index>(key_count + 1);
+    const Index rank_reference = unit_reference + 1;
+
+    // ---- R
+    Query* rows = new_select();
+    rows->rtable = level->rtable;
+    compat::take_permissions(level, rows);
+    rows->jointree = level->jointree;
+    rows->hasSubLinks = level->hasSubLinks;
+    rows->jointree->quals = and_of(rows->jointree->quals, (Node*)is_not_null((Expr*)copyObjectImpl(unit)));
+    List* unit_partition = NIL;  // PARTITION BY keys, unit
+    ListCell* cell;
+    int key_number = 0;
+    foreach (cell, shape.keys) {
+        ++key_number;
+        Expr* key = static_cast<Expr*>(copyObjectImpl(lfirst(cell)));
+        add_column(rows, key, psprintf("pgdp_key_%d", key_number), static_cast<Index>(key_number));
+        unit_partition = lappend(unit_partition, window_key(exprType((Node*)key), key_number, name));
+    }
+    add_column(rows, (Expr*)copyObjectImpl(unit), "pgdp_unit", unit_reference);
+    unit_partition = lappend(unit_partition, window_key(exprType((Node*)unit), unit_reference, name));
+    TargetEntry* rank_entry = add_column(rows, bounding_rank_call(), "pgdp_draw", rank_reference);
+    rank_entry->resjunk = true;
+    const Index rows_window = 1;     // PARTITION BY keys, unit ORDER BY draw
+    const Index partial_window = 2;  // PARTITION BY keys, unit
+    rows->windowClause = list_make2(
+        window_clause(rows_window, unit_partition, list_make1(window_key(INT8OID, rank_reference, name))),
+        window_clause(partial_window, list_copy(unit_partition), NIL));
+    // The junk draw column must stay last among R's columns read above: move it after the others below.
+    List* capped = NIL;  // CappedCall*
+    Index next_reference = rank_reference;
+    Index next_window = partial_window;
+    bool distinct_calls = false;
+    foreach (cell, calls) {
+        const Aggref* call = static_cast<Aggref*>(lfirst(cell));
+        const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+        auto* columns = static_cast<CappedCall*>(palloc0(sizeof(CappedCall)));
+        Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
+        if (pgdp::has_row_capped_person_form(kind)) {
+            const Index value_reference = ++next_reference;
+            add_column(rows, value, psprintf("pgdp_value_%d", list_length(capped) + 1), value_reference);
+            columns->value = list_length(rows->targetList);
+            if (kind == AggregateKind::CountDistinct) {
+                distinct_calls = true;
+                SortGroupClause* value_key = window_key(exprType((Node*)value), value_reference, name);
+                check_distinct_equality(exprType((Node*)value), value_key->eqop, name);
+                const Index window = ++next_window;
+                List* partition = lappend(list_copy(unit_partition), value_key);
+                rows->windowClause = lappend(
+                    rows->windowClause,
+                    window_clause(window, partition, list_make1(window_key(INT8OID, rank_reference, name))));
+                add_column(rows, (Expr*)window_call(F_ROW_NUMBER, INT8OID, NIL, window, false, nullptr),
+                           "pgdp_value_first", 0);
+                columns->value_first = list_length(rows->targetList);
+                add_column(rows,
+                           (Expr*)window_call(F_FIRST_VALUE, INT8OID, list_make1(bounding_rank_call()),
+                                              window, false, nullptr),
+                           "pgdp_value_key", 0);
+                columns->value_key = list_length(rows->targetList);
+            }
+        } else if (pgdp::reads_bounded_value(kind)) {
+            const Aggref* partial = unit_partial(call, kind);
+            add_column(rows,
+                       (Expr*)window_call(partial->aggfnoid, partial->aggtype,
+                                          list_make1(linitial_node(TargetEntry, partial->args)->expr),
+                                          partial_window, true, nullptr),
+                       "pgdp_partial", 0);
+            columns->partial = list_length(rows->targetList);
+        }
+        capped = lappend(capped, columns);
+    }
+    add_column(rows, (Expr*)window_call(F_ROW_NUMBER, INT8OID, NIL, rows_window, false, nullptr),
+               "pgdp_row_rank", 0);
+    const int row_rank_column = list_length(rows->targetList);
+    int group_key_column = 0;
+    if (grouped) {
+        add_column(rows,
+                   (Expr*)window_call(F_FIRST_VALUE, INT8OID, list_make1(bounding_rank_call()), rows_window,
+                                      false, nullptr),
+                   "pgdp_group_key", 0);
+        group_key_column = list_length(rows->targetList);
+    }
+    // The junk draw last (a subquery's junk columns follow its visible ones).
+    rows->targetList = list_delete_ptr(rows->targetList, rank_entry);
+    // Columns after the draw moved up by one.
+    auto moved = [&](int column) {
+        return column > static_cast<int>(rank_entry->resno) ? column - 1 : column;
+    };
+    ListCell* capped_cell;
+    foreach (capped_cell, capped) {
+        auto* columns = static_cast<CappedCall*>(lfirst(capped_cell));
+        if (columns->value) columns->value = moved(columns->value);
+        if (columns->partial) columns->partial = moved(columns->partial);
+        if (columns->value_first) columns->value_first = moved(columns->value_first);
+        if (columns->value_key) columns->value_key = moved(columns->value_key);
+    }
+    const int row_rank = moved(row_rank_column);
+    const int group_key = group_key_column != 0 ? moved(group_key_column) : 0;
+    rows->targetList = lappend(rows->targetList, rank_entry);
+    AttrNumber resno = 0;
+    foreach (cell, rows->targetList) lfirst_node(TargetEntry, cell)->resno = ++resno;
+    rows->hasWindowFuncs = true;
+    IncrementVarSublevelsUp((Node*)rows, 1, 1);
+
+    // ---- B
+    Query* source = rows;
+    int group_rank = 0;
+    if (grouped || distinct_calls) {
+        IncrementVarSublevelsUp((Node*)rows, 1, 1);
+        Query* ranked = new_select();
+        ranked->rtable = list_make1(subquery_entry(rows, "pgdp_rows"));
+        ranked->jointree = makeFromExpr(list_make1(reference_to(1)), nullptr);
+        const int visible = list_length(rows->targetList) - 1;
+        for (int column = 1; column <= visible; ++column) {
+            const TargetEntry* from = list_nth_node(TargetEntry, rows->targetList, column - 1);
+            add_column(ranked, (Expr*)column_of(rows, 1, column), from->resname, 0);
+        }
+        auto reference_column = [&](int column) {
+            TargetEntry* entry = list_nth_node(TargetEntry, ranked->targetList, column - 1);
+            if (entry->ressortgroupref == 0) entry->ressortgroupref = static_cast<Index>(column);
+            return window_key(exprType((Node*)entry->expr), entry->ressortgroupref, name);
+        };
+        Expr* first_row =
+            operator_clause("=", INT8OID, (Expr*)column_of(rows, 1, row_rank), int8_constant(1));
+        Index window = 0;
+        if (grouped) {
+            ++window;
+            ranked->windowClause = lappend(ranked->windowClause,
+                                           window_clause(window, list_make1(reference_column(key_count + 1)),
+                                                         list_make1(reference_column(group_key))));
+            add_column(ranked, (Expr*)window_call(F_COUNT_, INT8OID, NIL, window, true, first_row),
+                       "pgdp_group_rank", 0);
+            group_rank = list_length(ranked->targetList);
+        }
+        foreach (capped_cell, capped) {
+            auto* columns = static_cast<CappedCall*>(lfirst(capped_cell));
+            if (columns->value_first == 0) continue;
+            ++window;
+            List* partition = NIL;
+            for (int column = 1; column <= key_count + 1; ++column)
+                partition = lappend(partition, reference_column(column));
+            ranked->windowClause =
+                lappend(ranked->windowClause,
+                        window_clause(window, partition, list_make1(reference_column(columns->value_key))));
+            // A value counts once (its first row), NULL never (dp_count_distinct skips it).
+            Expr* first_value_row = (Expr*)makeBoolExpr(
+                AND_EXPR,
+                list_make2(operator_clause("=", INT8OID, (Expr*)column_of(rows, 1, columns->value_first),
+                                           int8_constant(1)),
+                           is_not_null((Expr*)column_of(rows, 1, columns->value))),
+                -1);
+            add_column(ranked, (Expr*)window_call(F_COUNT_, INT8OID, NIL, window, true, first_value_row),
+                       "pgdp_value_rank", 0);
+            columns->value_rank = list_length(ranked->targetList);
+        }
+        ranked->hasWindowFuncs = true;
+        source = ranked;
+    }
+
+    // ---- the level over the capped rows
+    const int source_varno = shape.form == GroupForm::PublicKeys ? 2 : 1;
+    auto source_column = [&](int column) {
+        Var* var = column_of(source, source_varno, column);
+        if (shape.form == GroupForm::PublicKeys) compat::nulled_by_join(var, kGroupsJoin);
+        return var;
+    };
+    Replacement replacement{NIL, NIL, NIL, NIL};
+    forboth (cell, calls, capped_cell, capped) {
+        Aggref* call = static_cast<Aggref*>(lfirst(cell));
+        const auto* columns = static_cast<const CappedCall*>(lfirst(capped_cell));
+        const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+        auto* over = static_cast<Aggref*>(copyObjectImpl(call));
+        Node* result = (Node*)over;
+        if (pgdp::has_row_capped_person_form(kind)) {
+            linitial_node(TargetEntry, over->args)->expr = (Expr*)source_column(columns->value);
+            over->aggfilter =
+                kind == AggregateKind::CountDistinct
+                    ? operator_clause("<=", INT8OID, (Expr*)source_column(columns->value_rank),
+                                      int8_constant(k))
+                    : operator_clause("<=", INT8OID, (Expr*)source_column(row_rank), int8_constant(k));
+            over->location = person_level_location(m, k);
+        } else {
+            // One row per unit and group: its partial, or the unit counted once.
+            over->aggfilter = operator_clause("=", INT8OID, (Expr*)source_column(row_rank), int8_constant(1));
+            if (m > 1) over->location = groups_per_unit_location(m);
+            if (columns->partial != 0)
+                result = call_over_partial(over, call, source_column(columns->partial));
+        }
+        replacement.calls = lappend(replacement.calls, call);
+        replacement.results = lappend(replacement.results, result);
+    }
+    RangeTblEntry* source_entry = subquery_entry(source, source == rows ? "pgdp_rows" : "pgdp_ranked");
+    Node* kept =
+        grouped ? (Node*)operator_clause("<=", INT8OID, (Expr*)column_of(source, source_varno, group_rank),
+                                         int8_constant(m))
+                : nullptr;
+    key_number = 0;
+    ListCell* key_cell;
+    if (shape.form == GroupForm::PublicKeys) {
+        Query* keys = keys_level(level, shape, name);
+        Node* on = kept;
+        foreach (key_cell, shape.keys) {
+            ++key_number;
+            const SortGroupClause* clause =
+                list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
+            Expr* equal_keys = make_opclause(
+                clause->eqop, BOOLOID, false, (Expr*)column_of(keys, 1, key_number),
+                (Expr*)column_of(source, 2, key_number), InvalidOid, exprCollation((Node*)lfirst(key_cell)));
+            set_opfuncid(castNode(OpExpr, equal_keys));
+            on = and_of(on, (Node*)equal_keys);
+            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
+            replacement.key_columns = lappend(replacement.key_columns, column_of(keys, 1, key_number));
+        }
+        auto* join = makeNode(JoinExpr);
+        join->jointype = JOIN_LEFT;
+        join->larg = (Node*)reference_to(1);
+        join->rarg = (Node*)reference_to(2);
+        join->quals = on;
+        join->rtindex = kGroupsJoin;
+        compat::replace_range_table(level, list_make3(subquery_entry(keys, "pgdp_keys"), source_entry,
+                                                      left_join_entry(keys, source)));
+        level->jointree = makeFromExpr(list_make1(join), nullptr);
+    } else {
+        foreach (key_cell, shape.keys) {
+            ++key_number;
+            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
+            replacement.key_columns = lappend(replacement.key_columns, column_of(source, 1, key_number));
+        }
+        compat::replace_range_table(level, list_make1(source_entry));
+        level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
+    }
+    level->hasSubLinks = false;
+    level->targetList = (List*)replace_calls_and_keys((Node*)level->targetList, &replacement);
+    level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
+    level->havingQual = selection_first(level->havingQual);
+    if (grouped) order_by_keys(level, name);
+    if (shape.form == GroupForm::Selection && level->limitCount == nullptr && level->limitOffset == nullptr)
+        level->limitCount = (Node*)makeNullConst(INT8OID, -1, InvalidOid);
+}
+
+bool has_row_capped_call(List* calls) {
+    ListCell* cell;
+    foreach (cell, calls) {
+        if (pgdp::has_row_capped_person_form(
+                identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid).kind))
+            return true;
+    }
+    return false;
+}
+
 // Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
 void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
                    const char* name) {
+    if (has_row_capped_call(calls)) {
+        rewrite_capped_level(level, unit, m_protected, calls, shape, name);
+        return;
+    }
     int unit_column = 0;
     List* partial_columns = NIL;
     Query* units = units_level(level, shape, unit, calls, name, &unit_column, &partial_columns);
@@ -465,25 +831,6 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
 }
 
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
-// A release whose person-level form needs each unit's rows bounded per group (not yet built):
-// refused over protected relations before anything is charged.
-void refuse_unbounded_calls(List* calls, const char* name) {
-    ListCell* cell;
-    foreach (cell, calls) {
-        const AggregateIdentity identity = identify_aggregate(static_cast<Aggref*>(lfirst(cell))->aggfnoid);
-        if (!pgdp::keeps_own_state(identity.kind)) continue;
-        ereport(
-            ERROR,
-            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-             errmsg("%s over the protected relation \"%s\" is not supported yet", identity.name,
-                    name != nullptr ? name : "?"),
-             errdetail("Its person-level form needs each privacy unit's rows (or values) bounded per group."),
-             errhint(identity.kind == AggregateKind::Histogram
-                         ? "Use dp_count per bin (GROUP BY width_bucket(...)) with group selection."
-                         : "Release the statistic from a table without protection.")));
-    }
-}
-
 bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalog, List** marks) {
     Query* level = analysed.query;
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
@@ -517,7 +864,6 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
     }
     const auto* first = entries != NIL ? static_cast<const ProtectedEntry*>(linitial(entries)) : nullptr;
     const char* name = get_rel_name(first != nullptr ? first->protection.root : below_relation);
-    refuse_unbounded_calls(calls, name);
     if (name == nullptr) name = "?";
     if (below) {
         refuse_person_level_release(
@@ -617,6 +963,19 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
 }
 
 }  // namespace
+
+void define_person_level_settings() {
+    DefineCustomIntVariable(
+        "pgdp.rows_per_unit",
+        "Rows one privacy unit keeps per group in person-level dp_histogram and quantiles "
+        "(dp_count_distinct: "
+        "distinct values).",
+        "Each unit's rows beyond it are dropped at random before the release, whose noise grows in "
+        "proportion to it (docs/privacy.md). Read when the statement is planned.",
+        &rows_per_unit_setting, 1, 1, kMaxMarkedRowsPerUnit, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+}
+
+int person_level_rows_per_unit() { return rows_per_unit_setting; }
 
 List* rewrite_person_level_releases(const ReleaseQuery& analysis) {
     // Lower levels first (the analysis' order): a rewritten level's FROM moves into a new

@@ -27,4 +27,9 @@ namespace pgdp::pg {
 // reads them back: is_person_level_plan, has_person_level_marks).
 List* rewrite_person_level_releases(const ReleaseQuery& analysis);
 
+// pgdp.rows_per_unit (k of the row-capped statistics; module start).
+void define_person_level_settings();
+// Its value now (the statement fingerprint's: fingerprint.hpp).
+int person_level_rows_per_unit();
+
 }  // namespace pgdp::pg

@@ -12,8 +12,10 @@ extern "C" {
 namespace pgdp::pg {
 namespace {
 
-// A call's marks, code = -1 - location (0: none): groups per unit + kReadsPartialTotals if set.
+// A call's marks, code = -1 - location (0: none): groups per unit (bits 0-19) + kReadsPartialTotals
+// if set (bit 20) + (rows per unit - 1) * kRowsPerUnitStep (bits 21-30).
 constexpr int kReadsPartialTotals = 1 << 20;
+constexpr int kRowsPerUnitStep = 1 << 21;
 constexpr int kPartialsCallLocation = -2;
 
 int call_marks(const Aggref* aggref) { return aggref->location <= -2 ? -1 - aggref->location : 0; }
@@ -192,13 +194,17 @@ int call_location(int groups_per_unit, bool reads_partial_totals) {
 
 int groups_per_unit_location(int groups_per_unit) { return call_location(groups_per_unit, false); }
 
+int person_level_location(int groups_per_unit, int rows_per_unit) {
+    return -1 - (groups_per_unit + (rows_per_unit - 1) * kRowsPerUnitStep);
+}
+
+int rows_per_unit_of(const Aggref* aggref) { return 1 + call_marks(aggref) / kRowsPerUnitStep; }
+
 int groups_per_unit_of(const Aggref* aggref) {
     const int m = call_marks(aggref) % kReadsPartialTotals;
     return m >= 1 ? m : 1;
 }
 
-bool reads_partial_totals(const Aggref* aggref) {
-    return call_marks(aggref) >= kReadsPartialTotals && call_marks(aggref) < 2 * kReadsPartialTotals;
-}
+bool reads_partial_totals(const Aggref* aggref) { return (call_marks(aggref) & kReadsPartialTotals) != 0; }
 
 }  // namespace pgdp::pg

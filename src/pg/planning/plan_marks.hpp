@@ -113,10 +113,16 @@ bool has_partials_call_mark(const FuncExpr* call);
 // - reads partial totals (distributed rewrite): the call's last two arguments are exact partial
 //   totals (units, rows) computed by Citus workers, which its transition function adds instead
 //   of reading a value.
+// - rows per unit k (person-level rewrite of the row-capped statistics): each unit kept at most k
+//   rows (dp_count_distinct: k distinct values) per group; like m, a mark can only raise k.
 int call_location(int groups_per_unit, bool reads_partial_totals);
 int groups_per_unit_location(int groups_per_unit);
+// m in [1, 2^20), k in [1, kMaxMarkedRowsPerUnit].
+int person_level_location(int groups_per_unit, int rows_per_unit);
+inline constexpr int kMaxMarkedRowsPerUnit = 1024;
 // 1 for a call without a mark.
 int groups_per_unit_of(const Aggref* aggref);
+int rows_per_unit_of(const Aggref* aggref);
 bool reads_partial_totals(const Aggref* aggref);
 
 }  // namespace pgdp::pg
