@@ -82,6 +82,21 @@ $$ SELECT dp_median(v, -10, 10, 1) FROM r18_amounts $$;
 SELECT pg_temp.error_of('SELECT * FROM r18_eve.amount_median()') AS inlined;
 SELECT pg_temp.error_of('SELECT dp_histogram(v * random()::numeric, -10, 10, 2, 1) FROM r18_amounts') AS volatile_value;
 SELECT releases - :releases_before AS still_four FROM pgdp.my_budget;
+-- The same values at person level (each unit its own row, k = 1): the person-level rewrite copies
+-- the call's value into its rows level, so the safe cast is made before it (hooks.cpp); with the
+-- raising cast the call would be refused (0A000), here it releases the same hand-counted bins.
+RESET SESSION AUTHORIZATION;
+CREATE TABLE r18_person_amounts AS SELECT row_number() OVER () AS person, v FROM r18_amounts;
+GRANT SELECT ON r18_person_amounts TO r18_eve;
+SELECT relation FROM pgdp.protect('r18_person_amounts', 'person');
+SET SESSION AUTHORIZATION r18_eve;
+SELECT dp_histogram(v, -10, 10, 2, 1e9) AS person_level_bins FROM r18_person_amounts;
+SELECT dp_median(v, -10, 10, 1e9) BETWEEN 0 AND 0.001 AS person_level_median_near_0 FROM r18_person_amounts;
+SELECT releases - :releases_before AS charged_six FROM pgdp.my_budget;
+RESET SESSION AUTHORIZATION;
+SELECT pgdp.unprotect('r18_person_amounts');
+DROP TABLE r18_person_amounts;
+SET SESSION AUTHORIZATION r18_eve;
 
 -- Held: an analyst cannot build an aggregate of her own on pgdp's support functions (to read a
 -- state or feed a forged one to a final function): an internal state type needs a superuser.

@@ -130,9 +130,10 @@ PlannedStmt* plan_query(Query* parse, const char* query_string, int cursor_optio
     }
     StatementFingerprint fingerprint;
     const bool fingerprinted = fingerprint_statement(parse, releases, &fingerprint);
+    // Before the rewrites, which copy the calls' values into their levels (person level, Citus).
+    make_float_values_safe(releases);
     rewrite_distributed_releases(parse, &releases);
     List* person_level_marks = rewrite_person_level_releases(releases);
-    make_float_values_safe(releases);
     // Planning a statement that reads protected rows: from here on no notice reaches the client
     // (statement_seal.hpp).
     if (person_level_marks != NIL) seal_until_ready_for_query();

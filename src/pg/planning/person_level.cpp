@@ -509,13 +509,24 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
         window_clause(rows_window, unit_partition, list_make1(window_key(INT8OID, rank_reference, name))),
         window_clause(partial_window, list_copy(unit_partition), NIL));
     // The junk draw column must stay last among R's columns read above: move it after the others below.
-    List* capped = NIL;  // CappedCall*
+    List* capped = NIL;         // CappedCall*, one per call
+    List* unique_capped = NIL;  // the same, each once
     Index next_reference = rank_reference;
     Index next_window = partial_window;
     bool distinct_calls = false;
     foreach (cell, calls) {
         const Aggref* call = static_cast<Aggref*>(lfirst(cell));
         const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+        // A call written twice (x BETWEEN a AND b repeats x) reads the same columns, so its two
+        // replacements stay equal and PostgreSQL computes one aggregate: one release, one charge.
+        CappedCall* same = nullptr;
+        for (int i = 0; i < foreach_current_index (cell) && same == nullptr; ++i) {
+            if (equal(call, list_nth(calls, i))) same = static_cast<CappedCall*>(list_nth(capped, i));
+        }
+        if (same != nullptr) {
+            capped = lappend(capped, same);
+            continue;
+        }
         auto* columns = static_cast<CappedCall*>(palloc0(sizeof(CappedCall)));
         Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
         if (pgdp::has_row_capped_person_form(kind)) {
@@ -550,6 +561,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
             columns->partial = list_length(rows->targetList);
         }
         capped = lappend(capped, columns);
+        unique_capped = lappend(unique_capped, columns);
     }
     add_column(rows, (Expr*)window_call(F_ROW_NUMBER, INT8OID, NIL, rows_window, false, nullptr),
                "pgdp_row_rank", 0);
@@ -569,7 +581,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
         return column > static_cast<int>(rank_entry->resno) ? column - 1 : column;
     };
     ListCell* capped_cell;
-    foreach (capped_cell, capped) {
+    foreach (capped_cell, unique_capped) {
         auto* columns = static_cast<CappedCall*>(lfirst(capped_cell));
         if (columns->value) columns->value = moved(columns->value);
         if (columns->partial) columns->partial = moved(columns->partial);
@@ -614,7 +626,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
                        "pgdp_group_rank", 0);
             group_rank = list_length(ranked->targetList);
         }
-        foreach (capped_cell, capped) {
+        foreach (capped_cell, unique_capped) {
             auto* columns = static_cast<CappedCall*>(lfirst(capped_cell));
             if (columns->value_first == 0) continue;
             ++window;
