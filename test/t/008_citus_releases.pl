@@ -591,6 +591,8 @@ EXECUTE shape(250, 2, 5);},
 	refused_uncharged('analyst', 'coordinator',
 		'SELECT dp_count_distinct(point(price, price), 1e6) FROM sales',
 		'42883', 'dp_count_distinct of a type without an extended hash function');
+	refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(price, NULL, 250, 1e6) FROM sales',
+		'0A000', 'dp_median with a NULL bound (no bounds are estimated on Citus)');
 	refused_uncharged('analyst', 'coordinator',
 		'SELECT dp_histogram(price, 0, 250, 0, 1e6) FROM sales',
 		'22023', 'dp_histogram with bins = 0');

@@ -146,7 +146,7 @@ Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) 
 // lower, upper), or the value type's extended hash function with seed 0 under the call's
 // collation (what the single-node transition hashes with, call_site.cpp). Each is a public,
 // deterministic function of one row's value and the call's constants.
-Expr* state_key_of(const Aggref* call, pgdp::DistributedForm form) {
+Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::DistributedForm form) {
     Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
     if (form == pgdp::DistributedForm::DistinctHashes) {
         const Oid type = exprType((Node*)value);
@@ -161,10 +161,21 @@ Expr* state_key_of(const Aggref* call, pgdp::DistributedForm form) {
         return (Expr*)makeFuncExpr(hash, INT8OID, list_make2(value, seed), InvalidOid, call->inputcollid,
                                    COERCE_EXPLICIT_CALL);
     }
-    Expr* lower = (Expr*)copyObjectImpl(lsecond_node(TargetEntry, call->args)->expr);
-    Expr* upper = (Expr*)copyObjectImpl(lthird_node(TargetEntry, call->args)->expr);
+    // The bounds (and bins) by the aggregate's argument positions. A form without them, or a NULL
+    // bound, would ask for bounds estimated from the rows, which the split does not compute.
+    const ArgumentPositions& at = identity.at;
+    const int needed = form == pgdp::DistributedForm::BinCounts ? at.shape : at.upper;
+    if (at.lower < 0 || at.upper < 0 || needed < 0 || needed >= list_length(call->args)) {
+        refuse_distributed_release("a call without its bounds", "Pass lower and upper.");
+    }
+    Expr* lower = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.lower)->expr);
+    Expr* upper = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.upper)->expr);
+    if ((IsA(lower, Const) && castNode(Const, lower)->constisnull) ||
+        (IsA(upper, Const) && castNode(Const, upper)->constisnull)) {
+        refuse_distributed_release("NULL bounds", "Pass lower and upper.");
+    }
     if (form == pgdp::DistributedForm::BinCounts) {
-        Expr* bins = (Expr*)copyObjectImpl(lfourth_node(TargetEntry, call->args)->expr);
+        Expr* bins = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.shape)->expr);
         const Oid types[4] = {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID};
         return (Expr*)makeFuncExpr(pgdp_extension_function("histogram_bin", 4, types, "0.12"), INT4OID,
                                    list_make4(value, lower, upper, bins), InvalidOid, InvalidOid,
@@ -180,8 +191,9 @@ Expr* state_key_of(const Aggref* call, pgdp::DistributedForm form) {
 // no row; the call's FILTER on the count, so a key of filtered rows only counts 0). The call adds
 // the counts per key (its transition's partial mode). One state key per level: the partials'
 // rows per group are the distinct keys, and two keys would multiply them.
-Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, pgdp::DistributedForm form) {
-    Expr* key = state_key_of(call, form);
+Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const AggregateIdentity& identity,
+                       pgdp::DistributedForm form) {
+    Expr* key = state_key_of(call, identity, form);
     if (rewrite.state_key == nullptr) {
         Index reference = 0;
         ListCell* cell;
@@ -248,7 +260,7 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
                                    "Release it from a local table, or use dp_count per group.");
     refuse_parameters_over_rows(call);
     const pgdp::DistributedForm form = pgdp::distributed_form(identity.kind);
-    if (pgdp::groups_by_state_key(form)) return state_key_call(rewrite, call, form);
+    if (pgdp::groups_by_state_key(form)) return state_key_call(rewrite, call, identity, form);
     Expr* filter = call->aggfilter;
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
     rewritten->aggfilter = nullptr;

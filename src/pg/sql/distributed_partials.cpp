@@ -103,6 +103,16 @@ struct SpecCache {
 };
 
 const SpecCache& spec_for(FunctionCallInfo fcinfo, bool histogram) {
+    // Not STRICT in SQL, so that a NULL bound (bounds the coordinator would estimate, which the
+    // split does not do) fails the statement instead of counting no row.
+    for (int i = 1; i < (histogram ? 4 : 3); ++i) {
+        if (PG_ARGISNULL(i)) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                            errmsg("%s needs its %s", histogram ? "pgdp.histogram_bin" : "pgdp.quantile_leaf",
+                                   i == 1 ? "lower bound" : (i == 2 ? "upper bound" : "bins")),
+                            errhint("Distributed releases do not estimate bounds; pass lower and upper.")));
+        }
+    }
     const double lower = PG_GETARG_FLOAT8(1);
     const double upper = PG_GETARG_FLOAT8(2);
     const int32 bins = histogram ? PG_GETARG_INT32(3) : 0;
@@ -157,6 +167,7 @@ Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, 
 // (value, lower, upper, bins): the bin dp_histogram counts the value in, 0 to bins + 1 (NaN in the
 // last, as in the transition).
 Datum pgdp_histogram_bin(PG_FUNCTION_ARGS) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     const SpecCache& cache = spec_for(fcinfo, true);
     PG_RETURN_INT32(static_cast<int32>(pgdp::histogram_bin(cache.spec, PG_GETARG_FLOAT8(0))));
 }
@@ -164,6 +175,7 @@ Datum pgdp_histogram_bin(PG_FUNCTION_ARGS) {
 // (value, lower, upper): the quantile-tree leaf of the clamped value, 0 to 65535; NULL for NaN (no
 // row, as in the transition).
 Datum pgdp_quantile_leaf(PG_FUNCTION_ARGS) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
     const SpecCache& cache = spec_for(fcinfo, false);
     const double value = PG_GETARG_FLOAT8(0);
     if (std::isnan(value)) PG_RETURN_NULL();
