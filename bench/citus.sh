@@ -11,6 +11,9 @@
 #                      count(*)                       vs dp_count(1.0)
 #   GROUP BY region    (10 groups; not the distribution column: Citus merges on the coordinator)
 #   GROUP BY customer  (100 000 groups; the distribution column: Citus pushes the query down whole)
+#   0.12               dp_histogram (whole table, per region) vs width_bucket ... GROUP BY, dp_median
+#                      vs percentile_disc(0.5), dp_count_distinct(region) vs count(DISTINCT region)
+#                      (PGDP_BENCH_SKIP_STATES=1 leaves them out)
 # The role running the queries has a budget far beyond the run on the coordinator and none on the
 # workers (where pgdp must never charge). Each repetition runs every query in turn, built-in then
 # pgdp, so load changes hit both alike; one untimed round warms up; the figure is the median of
@@ -161,6 +164,20 @@ pair "sum, GROUP BY customer" "SELECT customer, sum(amount) FROM sales GROUP BY 
     "SELECT customer, dp_sum(amount, 0, 100, 1.0) FROM sales GROUP BY customer"
 pair "count, GROUP BY customer" "SELECT customer, count(*) FROM sales GROUP BY customer" \
     "SELECT customer, dp_count(1.0) FROM sales GROUP BY customer"
+# 0.12: the statistics whose workers count rows per bin, leaf or hash (docs/architecture.md).
+# Citus has no distributed form of percentile_disc or count(DISTINCT) over a non-distribution
+# column: it gathers the rows (or the distinct values) on the coordinator.
+if [ -z "${PGDP_BENCH_SKIP_STATES:-}" ]; then
+    pair "histogram, whole table" "SELECT width_bucket(price, 0, 250, 10), count(*) FROM sales GROUP BY 1" \
+        "SELECT dp_histogram(price, 0, 250, 10, 1.0) FROM sales"
+    pair "histogram, GROUP BY region" \
+        "SELECT region, width_bucket(price, 0, 250, 10), count(*) FROM sales GROUP BY 1, 2" \
+        "SELECT region, dp_histogram(price, 0, 250, 10, 1.0) FROM sales GROUP BY region"
+    pair "median, whole table" "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY price) FROM sales" \
+        "SELECT dp_median(price, 0, 250, 1.0) FROM sales"
+    pair "count distinct, whole table" "SELECT count(DISTINCT region) FROM sales" \
+        "SELECT dp_count_distinct(region, 1.0) FROM sales"
+fi
 
 # Client-side milliseconds of one run of a query on the coordinator, result rows discarded; on
 # failure prints nothing, returns 1 and leaves psql's error in $CLUSTER_DIR/last-error.

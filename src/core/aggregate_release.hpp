@@ -42,8 +42,8 @@ constexpr bool reads_bounded_value(AggregateKind kind) {
 }
 
 // The aggregates whose state is not a set of totals (a histogram, a quantile tree, a set of
-// hashes): their person-level form needs each unit's rows bounded per group and their Citus form
-// partial states, neither built yet (the shim refuses them there, before any charge).
+// hashes): their person-level form caps each unit's rows per group (has_row_capped_person_form),
+// their Citus form groups the workers' rows by a state key (distributed_form below).
 constexpr bool keeps_own_state(AggregateKind kind) {
     return kind == AggregateKind::Histogram || kind == AggregateKind::Quantiles ||
            kind == AggregateKind::CountDistinct;
@@ -55,6 +55,45 @@ constexpr bool keeps_own_state(AggregateKind kind) {
 constexpr bool has_row_capped_person_form(AggregateKind kind) {
     return kind == AggregateKind::Histogram || kind == AggregateKind::Quantiles ||
            kind == AggregateKind::CountDistinct;
+}
+
+// How a statistic's exact state crosses from Citus workers to the coordinator (the distributed
+// split, src/pg/planning/distributed_release.cpp; docs/privacy.md "Distributed tables"). Totals:
+// sums and counts of the group, added on the coordinator. The others are counts per state key,
+// the workers grouping the level's rows by one more key, a public function of one row's value:
+// BinCounts its histogram bin, LeafCounts its quantile-tree leaf, DistinctHashes its 64-bit hash.
+// Counts add and hashes union exactly in any order, so the coordinator rebuilds the single-node
+// state of every group. None: not split (the shim refuses the call over distributed tables).
+enum class DistributedForm { None, Totals, BinCounts, LeafCounts, DistinctHashes };
+
+constexpr DistributedForm distributed_form(AggregateKind kind) {
+    switch (kind) {
+        case AggregateKind::Sum:
+        case AggregateKind::Mean:
+        case AggregateKind::Count:
+        case AggregateKind::Selection:
+        case AggregateKind::Variance:
+        case AggregateKind::StandardDeviation:
+            return DistributedForm::Totals;
+        case AggregateKind::Histogram:
+            return DistributedForm::BinCounts;
+        case AggregateKind::Quantiles:
+            return DistributedForm::LeafCounts;
+        case AggregateKind::CountDistinct:
+            return DistributedForm::DistinctHashes;
+    }
+    return DistributedForm::None;
+}
+
+// The aggregates a query level over Citus distributed tables may compute (split as above).
+constexpr bool has_distributed_form(AggregateKind kind) {
+    return distributed_form(kind) != DistributedForm::None;
+}
+
+// The distributed forms whose workers group by a state key besides the level's own keys.
+constexpr bool groups_by_state_key(DistributedForm form) {
+    return form == DistributedForm::BinCounts || form == DistributedForm::LeafCounts ||
+           form == DistributedForm::DistinctHashes;
 }
 
 // The aggregates that also accumulate centred squares (centred_squares.hpp).

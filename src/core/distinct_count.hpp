@@ -79,6 +79,15 @@ void merge_distinct(DistinctHashTable& into, const DistinctHashTable& from, Grow
     }
 }
 
+// Citus (aggregate_release.hpp DistributedForm::DistinctHashes): a worker's row (hash, count), count
+// being the rows of the group with a value of that hash (0: none passed the call's FILTER, nothing
+// added). CorruptStateError for a negative count; any 64-bit hash is one some value could have.
+template <typename Grow>
+void add_partial_distinct(DistinctHashTable& table, std::uint64_t hash, std::int64_t count, Grow&& grow) {
+    if (count < 0) throw CorruptStateError("distinct partial: a negative count");
+    if (count > 0) add_distinct(table, hash, grow);
+}
+
 // State bytes: version, cap, size, then the hashes in increasing order.
 StateBytes serialize_distinct(const DistinctHashTable& table);
 // Validated serialized state: CorruptStateError unless the version and length match, the cap is

@@ -7,6 +7,7 @@
 
 #include "core/count_vector.hpp"
 #include "core/errors.hpp"
+#include "core/state_bytes.hpp"
 #include "core/validate.hpp"
 
 namespace pgdp {
@@ -57,6 +58,17 @@ std::size_t histogram_bin(const HistogramSpec& spec, double value) {
     const auto bin =
         static_cast<std::int32_t>(spec.bins * ((value - spec.lower) / (spec.upper - spec.lower)));
     return static_cast<std::size_t>(std::min(bin, spec.bins - 1)) + 1;
+}
+
+void add_partial_bin_count(const HistogramSpec& spec, std::int64_t* counts, std::int64_t bin,
+                           std::int64_t count) {
+    if (bin < 0 || bin > static_cast<std::int64_t>(spec.bins) + 1)
+        throw CorruptStateError("histogram partial: bin " + std::to_string(bin) + " is not a bin");
+    if (count < 0) throw CorruptStateError("histogram partial: a negative count");
+    std::int64_t total;
+    if (__builtin_add_overflow(counts[bin], count, &total))
+        throw CorruptStateError("histogram partial: a bin counts more than 2^63 - 1 rows");
+    counts[bin] = total;
 }
 
 StateBytes serialize_histogram(const HistogramSpec& spec, const std::int64_t* counts) {

@@ -45,6 +45,12 @@ inline void add_to_histogram(const HistogramSpec& spec, std::int64_t* counts, do
     ++counts[histogram_bin(spec, value)];
 }
 
+// Citus (aggregate_release.hpp DistributedForm::BinCounts): adds a worker's count of the rows in
+// one bin. CorruptStateError unless 0 <= bin <= bins + 1, count >= 0 and the bin's count stays
+// below 2^63: no count a worker sends can make a state no rows could have made.
+void add_partial_bin_count(const HistogramSpec& spec, std::int64_t* counts, std::int64_t bin,
+                           std::int64_t count);
+
 // State bytes: version, lower, upper, bins, then spec.counts() non-negative counts.
 StateBytes serialize_histogram(const HistogramSpec& spec, const std::int64_t* counts);
 struct HistogramState {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "core/clamped_sum.hpp"
 #include "core/errors.hpp"
@@ -141,6 +142,17 @@ void merge_quantile_trees(QuantileTreeState& into, const QuantileTreeState& from
         throw std::overflow_error("quantile state: more than 2^63 - 1 rows");
     }
     for (const LeafCount& leaf : quantile_tree_leaves(from)) add_to_leaf(into, leaf.leaf, leaf.count, memory);
+}
+
+void add_partial_leaf_count(QuantileTreeState& state, std::int64_t leaf, std::int64_t count,
+                            const StateMemory& memory) {
+    if (leaf < 0 || leaf >= static_cast<std::int64_t>(kQuantileTreeLeaves))
+        throw CorruptStateError("quantile partial: leaf " + std::to_string(leaf) + " is not a leaf");
+    if (count < 0) throw CorruptStateError("quantile partial: a negative count");
+    std::int64_t total;
+    if (__builtin_add_overflow(state.rows, count, &total))
+        throw CorruptStateError("quantile partial: more than 2^63 - 1 rows");
+    if (count > 0) add_to_leaf(state, static_cast<std::uint32_t>(leaf), count, memory);
 }
 
 void free_quantile_tree(QuantileTreeState& state, const StateMemory& memory) {

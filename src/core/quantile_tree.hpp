@@ -71,6 +71,12 @@ void add_to_quantile_tree(QuantileTreeState& state, double value, const StateMem
 // std::overflow_error if the row count would pass 2^63 - 1.
 void merge_quantile_trees(QuantileTreeState& into, const QuantileTreeState& from, const StateMemory& memory);
 
+// Citus (aggregate_release.hpp DistributedForm::LeafCounts): adds a worker's count of the rows in
+// one leaf. CorruptStateError unless 0 <= leaf < 65536, count >= 0 and the rows stay below 2^63
+// (nothing added then); a count of 0 adds nothing.
+void add_partial_leaf_count(QuantileTreeState& state, std::int64_t leaf, std::int64_t count,
+                            const StateMemory& memory);
+
 // Releases the state's memory; the state is empty afterwards.
 void free_quantile_tree(QuantileTreeState& state, const StateMemory& memory);
 

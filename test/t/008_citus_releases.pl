@@ -12,7 +12,13 @@
 #      Citus's worker_partial_agg on pgdp aggregates, connections that claim to be Citus's own, a
 #      role without SELECT on the table, other aggregates beside the releases, distributed tables
 #      outside the releasing level: refused, nothing charged, nothing exact shown;
-#   5. a worker queried directly is a node with its own ledger.
+#   5. a worker queried directly is a node with its own ledger;
+#   6. the release cache over distributed tables;
+#   7. dp_histogram, the quantiles and dp_count_distinct (0.12): width_bucket, percentile_disc
+#      (within one leaf) and count(DISTINCT) at epsilon 1e9, whole table and grouped by either
+#      column, beside totals and with FILTER, bind parameters, noise at epsilon 1, and what the split
+#      refuses before any charge;
+#   8. the release cache for those statistics.
 # Skipped (never passed) when Citus is not available: see CitusCluster::skip_unless_citus.
 
 use strict;
@@ -395,6 +401,207 @@ for my $form (@forms)
 }
 
 # ---------------------------------------------------------------------------------------------
+# 7. dp_histogram, the quantiles and dp_count_distinct (issue 24 part 6): the workers count the
+#    level's rows per bin, quantile-tree leaf or value hash; at epsilon 1e9 each release equals
+#    PostgreSQL's own width_bucket counts, percentile_disc (within one leaf of the tree) and
+#    count(DISTINCT) over the same distributed table, whole, grouped by another column and by the
+#    distribution column, one ledger row per call on the coordinator and none on the workers.
+
+# "group|bin:count bin:count ..." lines from rows (group, bin, count), every bin 0..bins+1 written
+# (PostgreSQL's GROUP BY omits empty bins).
+sub bins_by_group
+{
+	my ($rows, $bins) = @_;
+	my %counts;
+	for my $line (split /\n/, $rows)
+	{
+		my ($group, $bin, $count) = split /\|/, $line;
+		$counts{$group}{$bin} += $count;
+	}
+	return join "\n", map {
+		my $group = $_;
+		"$group|" . join ' ', map { "$_:" . ($counts{$group}{$_} // 0) } 0 .. $bins + 1
+	} sort { $a <=> $b } keys %counts;
+}
+
+{
+	my $histogram_rows = q{SELECT %s, (b).bin, (b).count
+		FROM (SELECT %s AS g, dp_histogram(price, 10, 200, 7, 1e9) AS h FROM sales %s) x, unnest(x.h) b};
+	my $width_bucket_rows = q{SELECT %s, width_bucket(price, 10, 200, 7), count(*) FROM sales %s GROUP BY 1, 2};
+	is( bins_by_group(charged_once(sprintf($histogram_rows, 0, 0, ''), 1, 'dp_histogram, whole table'), 7),
+		bins_by_group($cluster->sql('coordinator', sprintf($width_bucket_rows, 0, '')), 7),
+		'dp_histogram over a distributed table: width_bucket counts, the outer bins included');
+	is( bins_by_group(
+			charged_once(sprintf($histogram_rows, 'g', 'region', 'GROUP BY region'), 1,
+				'dp_histogram per region'),
+			7),
+		bins_by_group($cluster->sql('coordinator', sprintf($width_bucket_rows, 'region', '')), 7),
+		'dp_histogram GROUP BY a non-distribution column: width_bucket counts per group');
+	is( bins_by_group(
+			charged_once(sprintf($histogram_rows, 'g', 'customer', 'GROUP BY customer'), 1,
+				'dp_histogram per customer'),
+			7),
+		bins_by_group($cluster->sql('coordinator', sprintf($width_bucket_rows, 'customer', '')), 7),
+		'dp_histogram GROUP BY the distribution column: width_bucket counts per group (1000 groups)');
+}
+
+{
+	# Beside totals in one level, with a FILTER: the partials are split by bin, the totals still add
+	# up per group, and the histogram counts only the filtered rows.
+	my $released = charged_once(
+		q{SELECT region, c, s, (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b)
+		  FROM (SELECT region, dp_count(1e9) AS c, dp_sum(amount, 0, 100, 1e9) AS s,
+		               dp_histogram(amount, 0, 100, 4, 1e9) FILTER (WHERE price < 100) AS h
+		        FROM sales GROUP BY region) x ORDER BY region},
+		3, 'dp_histogram with a FILTER beside dp_count and dp_sum');
+	my $exact = $cluster->sql('coordinator',
+		q{SELECT region, count(*), sum(amount),
+		         concat_ws(' ', 0, count(*) FILTER (WHERE price < 100 AND width_bucket(amount, 0, 100, 4) = 1),
+		                   count(*) FILTER (WHERE price < 100 AND width_bucket(amount, 0, 100, 4) = 2),
+		                   count(*) FILTER (WHERE price < 100 AND width_bucket(amount, 0, 100, 4) = 3),
+		                   count(*) FILTER (WHERE price < 100 AND width_bucket(amount, 0, 100, 4) = 4), 0)
+		  FROM sales GROUP BY region ORDER BY region});
+	is($released, $exact,
+		'a filtered dp_histogram beside dp_count and dp_sum: each exact (amount in [0, 100): no outer bin)');
+}
+
+{
+	# percentile_disc within one leaf, (upper - lower) / 65536, for every level.
+	my $leaf = 250 / 65536;
+	my $levels = '{0.05,0.25,0.5,0.75,0.99}';
+	my $within_a_leaf = sub {
+		my ($released, $exact, $name) = @_;
+		my @r = split /\n/, $released;
+		my @e = split /\n/, $exact;
+		my $bad = scalar(@r) == scalar(@e) ? 0 : 1;
+		for my $i (0 .. $#e)
+		{
+			my ($rg, @rv) = split /[|,{}]+/, $r[$i] // '';
+			my ($eg, @ev) = split /[|,{}]+/, $e[$i];
+			$bad++ if $rg ne $eg || @rv != @ev;
+			for my $j (0 .. $#ev) { $bad++ unless defined $rv[$j] && abs($rv[$j] - $ev[$j]) <= $leaf; }
+		}
+		is($bad, 0, $name) or diag("released:\n$released\nexact:\n$exact");
+	};
+	$within_a_leaf->(
+		charged_once(
+			qq{SELECT 0, dp_quantiles(price, 0, 250, '$levels', 1e9), dp_median(price, 0, 250, 1e9),
+			          dp_quantile(price, 0, 250, 0.9, 1e9) FROM sales},
+			3, 'dp_quantiles, dp_median and dp_quantile sharing one leaf key'),
+		$cluster->sql('coordinator',
+			qq{SELECT 0, percentile_disc('$levels'::float8[]) WITHIN GROUP (ORDER BY price),
+			          percentile_disc(0.5) WITHIN GROUP (ORDER BY price),
+			          percentile_disc(0.9) WITHIN GROUP (ORDER BY price) FROM sales}),
+		'the quantiles over a distributed table: percentile_disc within one leaf');
+	$within_a_leaf->(
+		charged_once(
+			qq{SELECT region, dp_quantiles(price, 0, 250, '$levels', 1e9) FROM sales WHERE id % 7 <> 3
+			   GROUP BY region ORDER BY region},
+			1, 'dp_quantiles per region'),
+		$cluster->sql('coordinator',
+			qq{SELECT region, percentile_disc('$levels'::float8[]) WITHIN GROUP (ORDER BY price)
+			   FROM sales WHERE id % 7 <> 3 GROUP BY region ORDER BY region}),
+		'dp_quantiles GROUP BY a non-distribution column: percentile_disc per group within one leaf');
+	$within_a_leaf->(
+		charged_once(
+			q{SELECT customer, dp_median(amount + price, 0, 250, 1e9) FROM sales GROUP BY customer ORDER BY customer},
+			1, 'dp_median per customer'),
+		$cluster->sql('coordinator',
+			q{SELECT customer, percentile_disc(0.5) WITHIN GROUP (ORDER BY least(amount + price, 250))
+			  FROM sales GROUP BY customer ORDER BY customer}),
+		'dp_median GROUP BY the distribution column: percentile_disc of the clamped values within one leaf');
+}
+
+{
+	is( charged_once(
+			q{SELECT dp_count_distinct(note, 1e9), dp_count(1e9) FROM sales WHERE id % 3 = 0;
+			  SELECT dp_count_distinct(price, 1e9) FILTER (WHERE region = 3), dp_count(1e9) FILTER (WHERE region = 3) FROM sales},
+			4, 'dp_count_distinct of text, and of a filtered float8'),
+		$cluster->sql('coordinator',
+			q{SELECT count(DISTINCT note), count(*) FROM sales WHERE id % 3 = 0;
+			  SELECT count(DISTINCT price) FILTER (WHERE region = 3), count(*) FILTER (WHERE region = 3) FROM sales}),
+		'dp_count_distinct over a distributed table: count(DISTINCT) of text, and with a FILTER (dp_count beside it)');
+	is( charged_once(
+			q{SELECT region, dp_count_distinct(customer, 1e9, 1e-9, 'tlap') FROM sales GROUP BY region ORDER BY region},
+			1, 'dp_count_distinct per region'),
+		$cluster->sql('coordinator',
+			q{SELECT region, count(DISTINCT customer) FROM sales GROUP BY region ORDER BY region}),
+		'dp_count_distinct GROUP BY a non-distribution column: count(DISTINCT) per group');
+	is( charged_once(
+			q{SELECT customer, dp_count_distinct(amount % 7, 1e9) FROM sales WHERE id % 5 <> 0 GROUP BY customer ORDER BY customer},
+			1, 'dp_count_distinct per customer'),
+		$cluster->sql('coordinator',
+			q{SELECT customer, count(DISTINCT amount % 7) FROM sales WHERE id % 5 <> 0 GROUP BY customer ORDER BY customer}),
+		'dp_count_distinct GROUP BY the distribution column: count(DISTINCT) per group');
+}
+
+{
+	# Bind parameters under a generic plan: the bounds, the bins and the level reach the workers.
+	my $out = charged_once(
+		q{SET plan_cache_mode = force_generic_plan;
+PREPARE shape(float8, int, int) AS
+  SELECT (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b)
+  FROM (SELECT dp_histogram(price, 0, $1, $2, 1e9) AS h FROM sales WHERE region = $3) x;
+EXECUTE shape(100, 4, 2);
+EXECUTE shape(250, 2, 5);},
+		2, 'dp_histogram with bind parameters');
+	my $exact = join "\n", map {
+		my ($upper, $bins, $region) = @$_;
+		join ' ', split /\|/, $cluster->sql('coordinator',
+			"SELECT " . join(', ',
+				map { "count(*) FILTER (WHERE width_bucket(price, 0, $upper, $bins) = $_)" } 0 .. $bins + 1)
+			  . " FROM sales WHERE region = $region");
+	} ([ 100, 4, 2 ], [ 250, 2, 5 ]);
+	is($out, $exact, 'dp_histogram with the bounds, bins and filter as bind parameters: width_bucket counts');
+}
+
+{
+	# Noise is added on the coordinator: 300 releases of a distinct count at epsilon 1 (Laplace of
+	# scale 1, sd sqrt 2); the sample sd's relative standard error is sqrt(5 / (4 n)) = 6.5 %, 25 %
+	# is about 4 of them. A release without noise fails here.
+	my $n = 300;
+	my $exact = $cluster->sql('coordinator', 'SELECT count(DISTINCT price) FROM sales WHERE region = 4');
+	my @values = split /\n/,
+	  charged_once('SELECT dp_count_distinct(price, 1.0) FROM sales WHERE region = 4;' x $n, $n,
+		"$n distinct counts at epsilon 1");
+	my @errors = map { $_ - $exact } @values;
+	my $mean = sum(@errors) / $n;
+	my $sd = sqrt(sum(map { ($_ - $mean)**2 } @errors) / ($n - 1));
+	cmp_ok(abs($sd / sqrt(2) - 1), '<', 0.25, "dp_count_distinct on Citus at epsilon 1: error sd $sd, Laplace's sqrt 2");
+	cmp_ok(abs($mean), '<', 5 * sqrt(2) / sqrt($n), "dp_count_distinct on Citus: mean error $mean within 5 SE of 0");
+}
+
+{
+	# Refused before any charge: what the split cannot do for these statistics.
+	refused_uncharged('analyst', 'coordinator', 'SELECT dp_count_distinct(DISTINCT note, 1e6) FROM sales',
+		'0A000', 'DISTINCT inside dp_count_distinct');
+	refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(price, 0, 250, 1e6 ORDER BY id) FROM sales',
+		'0A000', 'ORDER BY inside dp_median');
+	refused_uncharged('analyst', 'coordinator', 'SELECT dp_histogram(price, 0, 250, 5, 1e6) OVER () FROM sales',
+		'0A000', 'dp_histogram as a window function');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_histogram(amount, 0, 100, 10, 1e6), dp_median(amount, 0, 100, 1e6) FROM sales',
+		'0A000', 'a histogram and a quantile tree in one level (two state keys)');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_count_distinct(note, 1e6), dp_count_distinct(price, 1e6) FROM sales',
+		'0A000', 'distinct counts of two values in one level');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_median(price, 0, 250, 1e6), percentile_disc(0.5) WITHIN GROUP (ORDER BY price) FROM sales',
+		'0A000', 'an exact percentile_disc beside dp_median');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_count_distinct(point(price, price), 1e6) FROM sales',
+		'42883', 'dp_count_distinct of a type without an extended hash function');
+	refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(price, NULL, 250, 1e6) FROM sales',
+		'0A000', 'dp_median with a NULL bound (no bounds are estimated on Citus)');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_histogram(price, 0, 250, 0, 1e6) FROM sales',
+		'22023', 'dp_histogram with bins = 0');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT dp_quantiles(price, 0, 250, '{0.5,1.5}', 1e6) FROM sales},
+		'22023', 'dp_quantiles with a level above 1');
+}
+
+# ---------------------------------------------------------------------------------------------
 # 6. The release cache (issue 13) on Citus: a repeated release over distributed tables with data
 #    epochs is answered on the coordinator without a charge and without running the partials; the
 #    distributed tables' permissions are still checked; a new epoch is a new release.
@@ -414,6 +621,29 @@ for my $form (@forms)
 	$cluster->sql('coordinator', q{SELECT pgdp.refresh('sales')});
 	my $third = charged_once($panel, 1, 'after pgdp.refresh: a new release');
 	isnt($third, $first, 'a new epoch: new noise');
+}
+
+# ---------------------------------------------------------------------------------------------
+# 8. The release cache for the statistics of section 7 (sales and regions have data epochs since
+#    section 6): a repeated histogram, quantiles or distinct-count panel over distributed tables is
+#    the stored answer, uncharged; after pgdp.refresh a new release.
+{
+	my @panels = (
+		[ 'dp_histogram', q{SELECT r.name, dp_histogram(s.amount, 0, 100, 4, 1.0) FROM sales s JOIN regions r USING (region)
+			GROUP BY r.name ORDER BY r.name} ],
+		[ 'dp_quantiles', q{SELECT region, dp_quantiles(price, 0, 250, '{0.1,0.5,0.9}', 1.0) FROM sales GROUP BY region ORDER BY region} ],
+		[ 'dp_count_distinct', q{SELECT region, dp_count_distinct(customer, 1.0) FROM sales GROUP BY region ORDER BY region} ]);
+	my %first;
+	for my $panel (@panels)
+	{
+		my ($name, $sql) = @$panel;
+		$first{$name} = charged_once($sql, 1, "a Citus $name panel, first run");
+		is(charged_once($sql, 0, "the same $name panel again"), $first{$name},
+			"the repeated $name panel is the stored answer");
+	}
+	$cluster->sql('coordinator', q{SELECT pgdp.refresh('sales')});
+	my $again = charged_once($panels[0][1], 1, 'the dp_histogram panel after pgdp.refresh');
+	isnt($again, $first{dp_histogram}, 'a new epoch: a new histogram release');
 }
 
 # ---------------------------------------------------------------------------------------------

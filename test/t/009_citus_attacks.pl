@@ -1,6 +1,8 @@
 
 # Red team of issue 12 (docs/red-team/round9.md): an analyst's attacks on pgdp releases over Citus
-# distributed tables, on a coordinator and two workers (t/CitusCluster.pm). What
+# distributed tables, on a coordinator and two workers (t/CitusCluster.pm); 0.12 adds those on the
+# Citus forms of dp_histogram, the quantiles and dp_count_distinct (worker-side functions called
+# directly, forged partials, shadowed functions, views and side effects, impossible partials). What
 # t/008_citus_releases.pl already covers is not repeated here. Each attempt that holds is one
 # check; each break found is a check that failed before its fix.
 # Skipped (never passed) when Citus is not available: see CitusCluster::skip_unless_citus.
@@ -272,6 +274,141 @@ SELECT id, dp_count(1e6) FROM nothing GROUP BY id;});
 }
 
 # ---------------------------------------------------------------------------------------------
+# dp_histogram, the quantiles and dp_count_distinct on Citus (0.12): the workers count the rows
+# per bin, leaf or hash for the coordinator's releases. No function an analyst can call returns
+# such counts: pgdp.histogram_bin and pgdp.quantile_leaf are functions of one row's value, and
+# the counts travel only inside pgdp.distributed_partials.
+{
+	my $exact_bins = $cluster->sql('coordinator',
+		'SELECT width_bucket(amount, 0, 100, 10), count(*) FROM sales GROUP BY 1 ORDER BY 1');
+	my ($rc, $stdout) = attempt('analyst',
+		'SELECT pgdp.histogram_bin(amount, 0, 100, 10), count(*) FROM sales GROUP BY 1 ORDER BY 1');
+	is("$rc\n$stdout", "0\n$exact_bins",
+		'pgdp.histogram_bin called by an analyst with SELECT: width_bucket, what SELECT already shows');
+}
+refused_uncharged('dp_only', 'SELECT pgdp.quantile_leaf(v, 0, 10), count(*) FROM people GROUP BY 1',
+	'42501', 'pgdp.quantile_leaf over a protected table by a DP-only role (no SELECT)');
+{
+	my (undef, $plan) = attempt('analyst',
+		q{EXPLAIN (VERBOSE, COSTS OFF) SELECT region, dp_histogram(amount, 0, 100, 10, 1e6) FROM sales GROUP BY region});
+	my ($text) = $plan =~ /distributed_partials\('((?:[^']|'')*)'::text\)/;
+	ok(defined $text && $text =~ /state_key/, 'EXPLAIN VERBOSE shows the histogram partials query (grouped by the bin)');
+	$text //= 'x';
+	my $stderr = refused_uncharged('analyst',
+		"SELECT * FROM pgdp.distributed_partials('$text') AS p(region int, bin int, n bigint)",
+		'42501', 'pgdp.distributed_partials called with the text of a histogram partials query');
+	unlike($stderr, qr/\b200\b/, 'no bin count in the refusal');
+	$cluster->sql('coordinator', q{
+CREATE FUNCTION an.peek(query text) RETURNS SETOF record LANGUAGE plpgsql AS
+  $$ BEGIN RETURN QUERY SELECT * FROM pgdp.distributed_partials(query) AS p(region int, bin int, n bigint); END $$;
+ALTER FUNCTION an.peek(text) OWNER TO analyst;
+});
+	refused_uncharged('analyst', "SELECT * FROM an.peek('$text') AS p(region int, bin int, n bigint)",
+		'42501', 'pgdp.distributed_partials through the analyst\'s own function');
+}
+refused_uncharged('analyst',
+	'SELECT dp_histogram(NULL::float8, 0, 100, 10, 1e6, 3, 1000000::bigint) FROM sales',
+	'42883', 'a dp_histogram call with forged partial arguments (no such aggregate)');
+refused_uncharged('analyst',
+	q{SELECT dp_count_distinct(k, 1e6, 0, 'laplace', 7::bigint, 1000000::bigint) FROM (SELECT 1 AS k) x},
+	'42883', 'a dp_count_distinct call with forged partial arguments');
+{
+	# The analyst's own histogram_bin and quantile_leaf, on every node, first on the search path:
+	# the partials call pgdp's own functions.
+	$cluster->sql('coordinator', q{
+CREATE FUNCTION an.histogram_bin(value float8, lower float8, upper float8, bins int) RETURNS int
+  LANGUAGE sql IMMUTABLE AS 'SELECT 1';
+CREATE FUNCTION an.quantile_leaf(value float8, lower float8, upper float8) RETURNS int
+  LANGUAGE sql IMMUTABLE AS 'SELECT 0';
+ALTER FUNCTION an.histogram_bin(float8, float8, float8, int) OWNER TO analyst;
+ALTER FUNCTION an.quantile_leaf(float8, float8, float8) OWNER TO analyst;
+SELECT create_distributed_function('an.histogram_bin(float8, float8, float8, int)');
+SELECT create_distributed_function('an.quantile_leaf(float8, float8, float8)');
+});
+	my ($rc, $stdout, $stderr, $charged) = attempt('analyst',
+		q{SET search_path = an, public, pgdp;
+SELECT (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b), round(m::numeric, 3)
+FROM (SELECT dp_histogram(amount, 0, 100, 4, 1e9) AS h, dp_median(amount, 0, 100, 1e9) AS m FROM sales) x});
+	like($stderr, qr/0A000/, 'a histogram and a median of one value: two state keys, refused');
+	($rc, $stdout, $stderr, $charged) = attempt('analyst',
+		q{SET search_path = an, public, pgdp;
+SELECT (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b)
+FROM (SELECT dp_histogram(amount, 0, 100, 4, 1e9) AS h FROM sales) x;
+SELECT dp_quantiles(amount, 0, 100, '{0.25,0.75}', 1e9) FROM sales});
+	my $bins = join ' ', 0, split(/\|/, $cluster->sql('coordinator',
+		'SELECT ' . join(', ', map { "count(*) FILTER (WHERE width_bucket(amount, 0, 100, 4) = $_)" } 1 .. 4) . ' FROM sales')), 0;
+	my ($histogram, $quartiles) = split /\n/, $stdout;
+	my ($q1, $q3) = ($quartiles // '{0,0}') =~ /\{([^,]+),([^}]+)\}/;
+	my ($p1, $p3) = split /\|/, $cluster->sql('coordinator',
+		'SELECT percentile_disc(0.25) WITHIN GROUP (ORDER BY amount), percentile_disc(0.75) WITHIN GROUP (ORDER BY amount) FROM sales');
+	ok($rc == 0 && $histogram eq $bins && abs($q1 - $p1) <= 100 / 65536 && abs($q3 - $p3) <= 100 / 65536 && $charged eq '2/0/0',
+		"the analyst's histogram_bin and quantile_leaf first on the search path: pgdp's own are used ($charged)")
+	  or diag("rc=$rc $stdout vs $bins, $p1 $p3; $stderr");
+}
+{
+	# A view whose value is the analyst's function of the row (NaN, 1e300, -Infinity for some
+	# rows), over the distributed table and over a local copy: the same releases. The function can
+	# only choose each row's value, as on one node.
+	$cluster->sql('coordinator', q{
+CREATE FUNCTION an.weird(x int) RETURNS float8 LANGUAGE sql IMMUTABLE AS
+  $$ SELECT CASE x % 10 WHEN 0 THEN 'NaN'::float8 WHEN 1 THEN 1e300 WHEN 2 THEN '-Infinity' ELSE x END $$;
+ALTER FUNCTION an.weird(int) OWNER TO analyst;
+SELECT create_distributed_function('an.weird(int)');
+CREATE TABLE an.sales_copy AS SELECT * FROM sales;
+ALTER TABLE an.sales_copy OWNER TO analyst;
+CREATE VIEW an.weird_sales AS SELECT region, an.weird(amount) AS v, note FROM public.sales;
+CREATE VIEW an.weird_copy AS SELECT region, an.weird(amount) AS v, note FROM an.sales_copy;
+ALTER VIEW an.weird_sales OWNER TO analyst;
+ALTER VIEW an.weird_copy OWNER TO analyst;
+});
+	my $query = q{SELECT region, (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b)
+FROM (SELECT region, dp_histogram(v, 0, 100, 5, 1e9) AS h FROM %1$s GROUP BY region) x ORDER BY region;
+SELECT region, round(dp_median(v, 0, 100, 1e9)::numeric, 3) FROM %1$s GROUP BY region ORDER BY region;
+SELECT region, dp_count_distinct(v, 1e9) FROM %1$s GROUP BY region ORDER BY region;};
+	my ($rc, $distributed, $stderr, $charged) = attempt('analyst', sprintf($query, 'an.weird_sales'));
+	my (undef, $local) = attempt('analyst', sprintf($query, 'an.weird_copy'));
+	ok($rc == 0 && $distributed eq $local && $local ne '' && $charged eq '3/0/0',
+		"an analyst's function of the row in a view over the distributed table: the releases of a local copy ($charged)")
+	  or diag("$distributed\nvs\n$local\n$stderr");
+}
+{
+	# A worker-side function with a side effect: it makes a release (refused in Citus's own
+	# connections). No release or charge on a worker; the statement fails after the coordinator's
+	# charge, releasing nothing.
+	$cluster->sql('coordinator', q{
+CREATE FUNCTION an.with_release(x float8) RETURNS float8 LANGUAGE plpgsql VOLATILE AS
+  $$ BEGIN RETURN x + (SELECT dp_count(1e6) FROM generate_series(1, 3)) * 0; END $$;
+ALTER FUNCTION an.with_release(float8) OWNER TO analyst;
+SELECT create_distributed_function('an.with_release(float8)');
+});
+	my ($rc, $stdout, $stderr, $charged) = attempt('analyst',
+		'SELECT dp_median(an.with_release(price), 0, 250, 1e6) FROM sales');
+	ok($rc != 0 && $stdout eq '' && $charged =~ m{^[01]/0/0$},
+		"a release inside the value's function, run on the workers: refused there, nothing released ($charged)")
+	  or diag($stderr);
+}
+{
+	# Values: NaN, infinities, 1e300 and NULL in a distributed table and in a local copy.
+	my $query = q{SELECT (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b), round(m::numeric, 3), d
+FROM (SELECT dp_histogram(f, -10, 10, 4, 1e9) AS h FROM %1$s) a,
+     (SELECT dp_median(f, -10, 10, 1e9) AS m FROM %1$s) b, (SELECT dp_count_distinct(n, 1e9) AS d FROM %1$s) c};
+	my ($rc, $distributed, $stderr) = attempt('analyst', sprintf($query, 'odd_values'));
+	my (undef, $local) = attempt('analyst', sprintf($query, 'odd_values_local'));
+	# NaN and +Infinity in the overflow bin, -Infinity in the underflow bin, 5 in bin 4, 1e300 over;
+	# the median of -10, 5, 10, 10 (NaN is no row); five distinct numerics (NaN is one).
+	like($distributed, qr/^1 0 0 0 1 3\|/, 'odd values on Citus: the histogram counts them as width_bucket would (NaN last)');
+	is($distributed, $local, 'odd values on Citus: the same histogram, median and distinct count as a local table');
+	my $empty = q{SELECT (SELECT string_agg((b).count::text, ' ' ORDER BY (b).bin) FROM unnest(h) b), round(m::numeric, 3), d
+FROM (SELECT dp_histogram(v, 0, 10, 3, 1e9) AS h FROM %1$s) a, (SELECT dp_count_distinct(id, 1e9) AS d FROM %1$s) c,
+     (SELECT dp_median(v, 0, 10, 1e9) AS m FROM %1$s) b};
+	$cluster->sql('coordinator', 'CREATE TABLE nothing_local (id int, v int); GRANT SELECT ON nothing_local TO analyst');
+	my ($rc2, $none) = attempt('analyst', sprintf($empty, 'nothing'));
+	my (undef, $none_local) = attempt('analyst', sprintf($empty, 'nothing_local'));
+	ok($rc2 == 0 && $none eq $none_local && $none =~ /^0 0 0 0 0\|/,
+		"an empty distributed table: the releases of an empty local table ($none)") or diag("$none vs $none_local");
+}
+
+# ---------------------------------------------------------------------------------------------
 # Plans kept across schema changes: the outer plan reads only the partials function.
 {
 	$cluster->sql('coordinator', q{
@@ -300,6 +437,24 @@ EXECUTE p;});
 	my $started = $node->start(fail_ok => 1);
 	ok(!$started && slurp_file($node->logfile) =~ /Citus has to be loaded first/,
 		"shared_preload_libraries = 'pgdp,citus': the server does not start");
+}
+{
+	# A worker running another pgdp (here: its bin and leaf functions replaced by a superuser of
+	# worker2) sends bins and leaves that do not exist: the coordinator refuses them (XX001), after
+	# the charge, releasing nothing. (Who can do this owns a worker: pgdp trusts workers to compute
+	# over their data; the check keeps any release within the charged sensitivity.)
+	$cluster->sql('worker2', q{SET citus.enable_ddl_propagation = off;
+CREATE OR REPLACE FUNCTION pgdp.histogram_bin(value float8, lower float8, upper float8, bins int) RETURNS int
+  LANGUAGE sql IMMUTABLE AS 'SELECT bins + 2';
+CREATE OR REPLACE FUNCTION pgdp.quantile_leaf(value float8, lower float8, upper float8) RETURNS int
+  LANGUAGE sql IMMUTABLE AS 'SELECT 65536';});
+	for my $call ('dp_histogram(amount, 0, 100, 10, 1e6)', 'dp_median(amount, 0, 100, 1e6)')
+	{
+		my ($rc, $stdout, $stderr, $charged) = attempt('analyst', "SELECT $call FROM sales");
+		ok($rc != 0 && $stderr =~ /XX001/ && $stdout eq '' && $charged =~ m{^[01]/0/},
+			"a worker's impossible partials for $call: refused (XX001), nothing released ($charged)")
+		  or diag($stderr);
+	}
 }
 {
 	# Last: worker2 has no pgdp ledger afterwards, so only the coordinator's is counted.

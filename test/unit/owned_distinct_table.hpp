@@ -19,6 +19,10 @@ public:
 
     void insert(std::uint64_t hash) { pgdp::add_distinct(table, hash, grow()); }
     void merge(const pgdp::DistinctHashTable& other) { pgdp::merge_distinct(table, other, grow()); }
+    // A Citus worker's row (hash, rows counted with it), as the coordinator's transition adds it.
+    void add_partial(std::uint64_t hash, std::int64_t count) {
+        pgdp::add_partial_distinct(table, hash, count, grow());
+    }
     // Reads serialized bytes back into this table, as the shim's deserialize function would.
     void read(const pgdp::StateBytes& bytes) {
         const pgdp::DistinctStateView view = pgdp::read_distinct_state(bytes.data(), bytes.size());

@@ -3,6 +3,7 @@
 extern "C" {
 #include "nodes/execnodes.h"
 #include "nodes/plannodes.h"
+#include "catalog/pg_type.h"
 #include "utils/memutils.h"
 #include "utils/regproc.h"
 #include "utils/typcache.h"
@@ -58,6 +59,28 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
     }
     fcinfo->flinfo->fn_extra = site;
     return *site;
+}
+
+PartialCount partial_count(FunctionCallInfo fcinfo, Oid key_type) {
+    const int key = PG_NARGS() - 2;
+    const int count = PG_NARGS() - 1;
+    if (key < 2 || get_fn_expr_argtype(fcinfo->flinfo, key) != key_type ||
+        get_fn_expr_argtype(fcinfo->flinfo, count) != INT8OID || PG_ARGISNULL(count)) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("invalid partial counts from the distributed tables: not a key and a count"),
+                        errhint("Check that every Citus node runs the same pgdp version.")));
+    }
+    const int64 rows = PG_GETARG_INT64(count);
+    if (PG_ARGISNULL(key)) {
+        if (rows != 0) {
+            ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                            errmsg("invalid partial counts from the distributed tables: rows without a key"),
+                            errhint("Check that every Citus node runs the same pgdp version.")));
+        }
+        return PartialCount{false, 0, 0};
+    }
+    const int64 value = key_type == INT4OID ? PG_GETARG_INT32(key) : PG_GETARG_INT64(key);
+    return PartialCount{true, value, rows};
 }
 
 MemoryContext aggregate_context(FunctionCallInfo fcinfo) {

@@ -41,6 +41,18 @@ static_assert(std::is_trivially_copyable_v<CallSite> && alignof(CallSite) <= MAX
 // outside a pgdp aggregate (a window, another aggregate calling pgdp's support functions).
 CallSite& call_site(FunctionCallInfo fcinfo, bool final_call);
 
+// A distributed call's last two arguments, for the statistics whose workers count rows per state key
+// (core/aggregate_release.hpp DistributedForm): the key (of type key_type: int4 bin or leaf,
+// int8 hash) and the rows a worker counted with it. keyed is false for a NULL key (rows of NULL
+// or NaN values: the count must be 0). ereports XX001 for a NULL count, a count without a key or
+// arguments of other types; the key's range and the count's sign are the core's to check.
+struct PartialCount {
+    bool keyed;
+    int64 key;
+    int64 count;
+};
+PartialCount partial_count(FunctionCallInfo fcinfo, Oid key_type);
+
 // The aggregate's memory context; ereports for a window or outside an aggregate.
 MemoryContext aggregate_context(FunctionCallInfo fcinfo);
 

@@ -18,12 +18,14 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
+#include "parser/parse_oper.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "libpq/libpq-be.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/typcache.h"
 }
 
 #include <cstring>
@@ -122,6 +124,10 @@ struct LevelRewrite {
     List* keys;       // the grouping expressions, in partials column order
     List* columns;    // Column* per partials column
     List* calls;      // the pgdp calls rewritten so far and (next) their rewrites
+    // The state key the partials also group by (a histogram bin, a quantile leaf, a hash: see
+    // state_key_call), nullptr until a call needs one, and its partials column.
+    Expr* state_key;
+    Var* state_key_column;
 };
 
 Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) {
@@ -135,6 +141,111 @@ Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) 
     return makeVar(1, static_cast<AttrNumber>(number), column->type, column->typmod, column->collation, 0);
 }
 
+// The per-row key of a call whose state is counts per key (core/aggregate_release.hpp
+// DistributedForm): pgdp.histogram_bin(value, lower, upper, bins), pgdp.quantile_leaf(value,
+// lower, upper), or the value type's extended hash function with seed 0 under the call's
+// collation (what the single-node transition hashes with, call_site.cpp). Each is a public,
+// deterministic function of one row's value and the call's constants.
+Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::DistributedForm form) {
+    Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
+    if (form == pgdp::DistributedForm::DistinctHashes) {
+        const Oid type = exprType((Node*)value);
+        const Oid hash = lookup_type_cache(type, TYPECACHE_HASH_EXTENDED_PROC)->hash_extended_proc;
+        if (!OidIsValid(hash)) {
+            ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
+                            errmsg("dp_count_distinct cannot count values of type %s", format_type_be(type)),
+                            errdetail("The type has no extended hash function."),
+                            errhint("Cast the value to a type that can be hashed, such as text.")));
+        }
+        Const* seed = makeConst(INT8OID, -1, InvalidOid, sizeof(int64), Int64GetDatum(0), false, true);
+        return (Expr*)makeFuncExpr(hash, INT8OID, list_make2(value, seed), InvalidOid, call->inputcollid,
+                                   COERCE_EXPLICIT_CALL);
+    }
+    // The bounds (and bins) by the aggregate's argument positions. A form without them, or a NULL
+    // bound, would ask for bounds estimated from the rows, which the split does not compute.
+    const ArgumentPositions& at = identity.at;
+    const int needed = form == pgdp::DistributedForm::BinCounts ? at.shape : at.upper;
+    if (at.lower < 0 || at.upper < 0 || needed < 0 || needed >= list_length(call->args)) {
+        refuse_distributed_release("a call without its bounds", "Pass lower and upper.");
+    }
+    Expr* lower = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.lower)->expr);
+    Expr* upper = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.upper)->expr);
+    if ((IsA(lower, Const) && castNode(Const, lower)->constisnull) ||
+        (IsA(upper, Const) && castNode(Const, upper)->constisnull)) {
+        refuse_distributed_release("NULL bounds", "Pass lower and upper.");
+    }
+    if (form == pgdp::DistributedForm::BinCounts) {
+        Expr* bins = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.shape)->expr);
+        const Oid types[4] = {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID};
+        return (Expr*)makeFuncExpr(pgdp_extension_function("histogram_bin", 4, types, "0.12"), INT4OID,
+                                   list_make4(value, lower, upper, bins), InvalidOid, InvalidOid,
+                                   COERCE_EXPLICIT_CALL);
+    }
+    const Oid types[3] = {FLOAT8OID, FLOAT8OID, FLOAT8OID};
+    return (Expr*)makeFuncExpr(pgdp_extension_function("quantile_leaf", 3, types, "0.12"), INT4OID,
+                               list_make3(value, lower, upper), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+// A histogram, quantile or distinct-count call: the partials also group by its state key and
+// count the call's rows per key (count(key): a NULL key, a NULL or, for quantiles, NaN value, is
+// no row; the call's FILTER on the count, so a key of filtered rows only counts 0). The call adds
+// the counts per key (its transition's partial mode). One state key per level: the partials'
+// rows per group are the distinct keys, and two keys would multiply them.
+Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const AggregateIdentity& identity,
+                       pgdp::DistributedForm form) {
+    Expr* key = state_key_of(call, identity, form);
+    if (rewrite.state_key == nullptr) {
+        Index reference = 0;
+        ListCell* cell;
+        foreach (cell, rewrite.level->targetList)
+            reference = Max(reference, lfirst_node(TargetEntry, cell)->ressortgroupref);
+        ++reference;
+        rewrite.state_key_column = partials_column(rewrite, key, "state_key");
+        llast_node(TargetEntry, rewrite.partials->targetList)->ressortgroupref = reference;
+        const Oid type = exprType((Node*)key);
+        Oid sort = InvalidOid;
+        Oid equality = InvalidOid;
+        bool hashable = false;
+        get_sort_group_operators(type, true, true, false, &sort, &equality, nullptr, &hashable);
+        auto* clause = makeNode(SortGroupClause);
+        clause->tleSortGroupRef = reference;
+        clause->eqop = equality;
+        clause->sortop = sort;
+        clause->nulls_first = false;
+        clause->hashable = hashable;
+        rewrite.partials->groupClause = lappend(rewrite.partials->groupClause, clause);
+        rewrite.state_key = key;
+    } else if (!equal(rewrite.state_key, key)) {
+        refuse_distributed_release(
+            "two histograms, quantile trees or distinct counts of different values or parameters in one "
+            "level",
+            "Release each in its own query (calls of the same value and bounds may share a level).");
+    }
+    Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
+    rewritten->aggfilter = nullptr;
+    TargetEntry* value_entry = linitial_node(TargetEntry, rewritten->args);
+    Expr* value = value_entry->expr;
+    // The value is not read any more: a NULL of its type keeps the call's types.
+    value_entry->expr =
+        (Expr*)makeNullConst(exprType((Node*)value), exprTypmod((Node*)value), exprCollation((Node*)value));
+    char name[32];
+    snprintf(name, sizeof(name), "rows_%d", list_length(rewrite.columns) + 1);
+    Expr* rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, (Expr*)copyObjectImpl(rewrite.state_key),
+                                          (Expr*)copyObjectImpl(call->aggfilter));
+    Var* rows_column = partials_column(rewrite, rows, name);
+    const int nargs = list_length(rewritten->args);
+    // The key, then the rows counted with it (written_argument_count: two arguments appended).
+    rewritten->args =
+        lappend(rewritten->args,
+                makeTargetEntry((Expr*)copyObjectImpl(rewrite.state_key_column), nargs + 1, nullptr, false));
+    rewritten->args =
+        lappend(rewritten->args, makeTargetEntry((Expr*)rows_column, nargs + 2, nullptr, false));
+    rewritten->aggargtypes = lappend_oid(
+        lappend_oid(list_copy(rewritten->aggargtypes), exprType((Node*)rewrite.state_key)), INT8OID);
+    rewritten->location = call_location(groups_per_unit_of(call), true);
+    return rewritten;
+}
+
 // One pgdp call of the level: its exact totals become partials columns, and the call adds them.
 Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
@@ -144,10 +255,12 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     }
     if (reads_partial_totals(call))
         refuse_distributed_release("a call rewritten twice", "Report this query.");
-    if (pgdp::keeps_own_state(identity.kind))
+    if (!pgdp::has_distributed_form(identity.kind))
         refuse_distributed_release(identity.name,
                                    "Release it from a local table, or use dp_count per group.");
     refuse_parameters_over_rows(call);
+    const pgdp::DistributedForm form = pgdp::distributed_form(identity.kind);
+    if (pgdp::groups_by_state_key(form)) return state_key_call(rewrite, call, identity, form);
     Expr* filter = call->aggfilter;
     Aggref* rewritten = static_cast<Aggref*>(copyObjectImpl(call));
     rewritten->aggfilter = nullptr;
@@ -298,7 +411,7 @@ void refuse_protected(Query* level, const ProtectionCatalog& protections) {
 void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     check_level_shape(level);
     refuse_protected(level, protections);
-    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL};
+    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr};
     Query* partials = rewrite.partials;
     partials->targetList = NIL;
     partials->havingQual = nullptr;

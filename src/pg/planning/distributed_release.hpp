@@ -4,7 +4,9 @@
 // 'citus,pgdp'), each query level that computes pgdp aggregates over distributed tables is split:
 // - the partials query: the level's FROM, WHERE and GROUP BY with, per call, the exact totals
 //   sum(pgdp.clamped_units(value, lower, upper)) and the row count: built-in aggregates that Citus
-//   pushes down to the workers, whatever the grouping;
+//   pushes down to the workers, whatever the grouping; for dp_histogram, the quantiles and
+//   dp_count_distinct the rows are also grouped by the row's bin, leaf or value hash and counted
+//   (one such key per level);
 // - the level itself, now over pgdp.distributed_partials(<partials query>): the same calls, marked
 //   to add those totals (plan_marks.hpp reads_partial_totals), charged and noised once, on the
 //   node the analyst is connected to.

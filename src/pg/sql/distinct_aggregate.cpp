@@ -7,6 +7,7 @@
 #include "pg/base/postgres_headers.hpp"
 
 extern "C" {
+#include "catalog/pg_type.h"
 #include "utils/memutils.h"
 }
 
@@ -68,15 +69,21 @@ PG_FUNCTION_INFO_V1(pgdp_count_distinct_deserialize);
 PG_FUNCTION_INFO_V1(pgdp_count_distinct_final);
 
 // (state, value anyelement, epsilon [, delta [, mechanism]]): NULL values are not counted (as
-// count(DISTINCT)).
+// count(DISTINCT)). A distributed call (the Citus split) has two more arguments, a value's hash
+// (computed on a worker as here) and the rows a worker counted with it, and adds the hash instead.
 Datum pgdp_count_distinct_transfn(PG_FUNCTION_ARGS) {
     MemoryContext context = aggregate_context(fcinfo);
     const CallSite& site = call_site(fcinfo, false);
-    if (site.partial_totals) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("dp_count_distinct over distributed tables is not supported")));
-    }
     pgdp::DistinctHashTable* table = table_of(fcinfo, 0, context);
+    if (site.partial_totals) {
+        const pgdp::pg::PartialCount partial = pgdp::pg::partial_count(fcinfo, INT8OID);
+        if (partial.keyed) {
+            const SlotMemory grow{context};
+            const auto hash = static_cast<std::uint64_t>(partial.key);
+            PGDP_GUARDED(pgdp::add_partial_distinct(*table, hash, partial.count, grow));
+        }
+        PG_RETURN_POINTER(table);
+    }
     if (!PG_ARGISNULL(1)) {
         const std::uint64_t hash = DatumGetUInt64(FunctionCall2Coll(
             const_cast<FmgrInfo*>(&site.value_hash), site.collation, PG_GETARG_DATUM(1), UInt64GetDatum(0)));

@@ -3,6 +3,10 @@
 //   fixed-point units of the single-node aggregates (core/clamped_sum.hpp), summed there by sum();
 // - pgdp.centred_squares(value, lower, upper), on the workers for dp_variance and dp_stddev: the
 //   same row's centred square in the square units of core/centred_squares.hpp, summed there too;
+// - pgdp.histogram_bin(value, lower, upper, bins) and pgdp.quantile_leaf(value, lower, upper), on
+//   the workers for dp_histogram and the quantiles (0.12): one row's bin (core/histogram_release.hpp
+//   histogram_bin) and leaf (core/quantile_tree.hpp quantile_leaf, NULL for NaN), which the
+//   partials group by and count (dp_count_distinct groups by the type's own hash function);
 // - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
 //   execution planned (partials.hpp charged_partials_plan) and returns its exact totals to
 //   that execution's pgdp calls, and to nothing else.
@@ -27,6 +31,8 @@ extern "C" {
 
 #include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
+#include "core/histogram_release.hpp"
+#include "core/quantile_tree.hpp"
 #include "pg/base/pg_compat.hpp"
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/planning/distributed_release.hpp"
@@ -85,6 +91,53 @@ Datum row_units(FunctionCallInfo fcinfo, bool numeric, bool square) {
     PG_RETURN_INT64(square ? pgdp::centred_square(units, cache.squares) : units);
 }
 
+// The validated histogram or tree bounds of a call site (arguments 1 to 3), computed when they
+// change: an invalid one ereports 22023 whatever the rows (the coordinator refused it before any
+// charge anyway).
+struct SpecCache {
+    double lower;
+    double upper;
+    int32 bins;
+    pgdp::HistogramSpec spec;
+    bool valid;
+};
+
+const SpecCache& spec_for(FunctionCallInfo fcinfo, bool histogram) {
+    // Not STRICT in SQL, so that a NULL bound (bounds the coordinator would estimate, which the
+    // split does not do) fails the statement instead of counting no row.
+    for (int i = 1; i < (histogram ? 4 : 3); ++i) {
+        if (PG_ARGISNULL(i)) {
+            ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+                            errmsg("%s needs its %s", histogram ? "pgdp.histogram_bin" : "pgdp.quantile_leaf",
+                                   i == 1 ? "lower bound" : (i == 2 ? "upper bound" : "bins")),
+                            errhint("Distributed releases do not estimate bounds; pass lower and upper.")));
+        }
+    }
+    const double lower = PG_GETARG_FLOAT8(1);
+    const double upper = PG_GETARG_FLOAT8(2);
+    const int32 bins = histogram ? PG_GETARG_INT32(3) : 0;
+    auto* cache = static_cast<SpecCache*>(fcinfo->flinfo->fn_extra);
+    if (cache == nullptr) {
+        cache = static_cast<SpecCache*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SpecCache)));
+        fcinfo->flinfo->fn_extra = cache;
+    }
+    if (!cache->valid || std::memcmp(&cache->lower, &lower, sizeof(double)) != 0 ||
+        std::memcmp(&cache->upper, &upper, sizeof(double)) != 0 || cache->bins != bins) {
+        cache->valid = false;
+        pgdp::HistogramSpec spec{};
+        PGDP_GUARDED({
+            if (histogram) {
+                spec = pgdp::validate_histogram_spec(lower, upper, bins);
+            } else {
+                (void)pgdp::empty_quantile_tree(lower, upper);
+                spec = pgdp::HistogramSpec{lower, upper, 0};
+            }
+        });
+        *cache = SpecCache{lower, upper, bins, spec, true};
+    }
+    return *cache;
+}
+
 [[noreturn]] void refuse_outside_release(const char* why) {
     ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                     errmsg("pgdp.distributed_partials runs only inside the releases pgdp plans"),
@@ -101,6 +154,8 @@ PG_FUNCTION_INFO_V1(pgdp_clamped_units_numeric);
 PG_FUNCTION_INFO_V1(pgdp_centred_squares_float8);
 PG_FUNCTION_INFO_V1(pgdp_centred_squares_numeric);
 PG_FUNCTION_INFO_V1(pgdp_distributed_partials);
+PG_FUNCTION_INFO_V1(pgdp_histogram_bin);
+PG_FUNCTION_INFO_V1(pgdp_quantile_leaf);
 
 // round(clamp(value, lower, upper) / 2^e) with e from the bounds (pgdp.clamped_units), and its
 // centred square in the bounds' square units (pgdp.centred_squares, dp_variance and dp_stddev).
@@ -108,6 +163,24 @@ Datum pgdp_clamped_units_float8(PG_FUNCTION_ARGS) { return row_units(fcinfo, fal
 Datum pgdp_clamped_units_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, true, false); }
 Datum pgdp_centred_squares_float8(PG_FUNCTION_ARGS) { return row_units(fcinfo, false, true); }
 Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, true, true); }
+
+// (value, lower, upper, bins): the bin dp_histogram counts the value in, 0 to bins + 1 (NaN in the
+// last, as in the transition).
+Datum pgdp_histogram_bin(PG_FUNCTION_ARGS) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    const SpecCache& cache = spec_for(fcinfo, true);
+    PG_RETURN_INT32(static_cast<int32>(pgdp::histogram_bin(cache.spec, PG_GETARG_FLOAT8(0))));
+}
+
+// (value, lower, upper): the quantile-tree leaf of the clamped value, 0 to 65535; NULL for NaN (no
+// row, as in the transition).
+Datum pgdp_quantile_leaf(PG_FUNCTION_ARGS) {
+    if (PG_ARGISNULL(0)) PG_RETURN_NULL();
+    const SpecCache& cache = spec_for(fcinfo, false);
+    const double value = PG_GETARG_FLOAT8(0);
+    if (std::isnan(value)) PG_RETURN_NULL();
+    PG_RETURN_INT32(static_cast<int32>(pgdp::quantile_leaf(value, cache.spec.lower, cache.spec.upper)));
+}
 
 Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
     auto* result = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);

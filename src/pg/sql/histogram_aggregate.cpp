@@ -103,20 +103,27 @@ PG_FUNCTION_INFO_V1(pgdp_histogram_deserialize);
 PG_FUNCTION_INFO_V1(pgdp_histogram_final);
 
 // (state, value float8, lower, upper, bins, epsilon [, delta [, mechanism]]): NULL values are not
-// counted; every other value, NaN included, lands in one bin.
+// counted; every other value, NaN included, lands in one bin. A distributed call (the Citus split)
+// has two more arguments, a bin and the rows a worker counted in it, and adds those instead.
 Datum pgdp_histogram_transfn(PG_FUNCTION_ARGS) {
     HistogramCounts* state;
+    const CallSite* site;
     if (!PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr) {
+        site = static_cast<const CallSite*>(fcinfo->flinfo->fn_extra);
         state = reinterpret_cast<HistogramCounts*>(PG_GETARG_POINTER(0));
     } else {
         MemoryContext context = aggregate_context(fcinfo);
-        const CallSite& site = call_site(fcinfo, false);
-        if (site.partial_totals) {
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                            errmsg("dp_histogram over distributed tables is not supported")));
-        }
-        state = PG_ARGISNULL(0) ? new_counts(context, charged_spec(site))
+        site = &call_site(fcinfo, false);
+        state = PG_ARGISNULL(0) ? new_counts(context, charged_spec(*site))
                                 : reinterpret_cast<HistogramCounts*>(PG_GETARG_POINTER(0));
+    }
+    if (site->partial_totals) {
+        const pgdp::pg::PartialCount partial = pgdp::pg::partial_count(fcinfo, INT4OID);
+        if (partial.keyed) {
+            const pgdp::HistogramSpec spec = state->spec();
+            PGDP_GUARDED(pgdp::add_partial_bin_count(spec, state->counts, partial.key, partial.count));
+        }
+        PG_RETURN_POINTER(state);
     }
     if (!PG_ARGISNULL(1)) pgdp::add_to_histogram(state->spec(), state->counts, PG_GETARG_FLOAT8(1));
     PG_RETURN_POINTER(state);

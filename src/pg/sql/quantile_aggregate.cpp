@@ -107,19 +107,27 @@ PG_FUNCTION_INFO_V1(pgdp_median_final);
 
 // (state, value float8, lower, upper, [q,] epsilon [, delta [, mechanism]]): NULL and NaN values
 // are not counted (as for dp_sum); others are clamped to [lower, upper].
+// A distributed call (the Citus split) has two more arguments, a leaf and the rows a worker counted
+// in it, and adds those instead.
 Datum pgdp_quantile_transfn(PG_FUNCTION_ARGS) {
     MemoryContext context = aggregate_context(fcinfo);
     pgdp::QuantileTreeState* state;
+    const CallSite* site;
     if (!PG_ARGISNULL(0) && fcinfo->flinfo->fn_extra != nullptr) {
+        site = static_cast<const CallSite*>(fcinfo->flinfo->fn_extra);
         state = reinterpret_cast<pgdp::QuantileTreeState*>(PG_GETARG_POINTER(0));
     } else {
-        const CallSite& site = call_site(fcinfo, false);
-        if (site.partial_totals) {
-            ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                            errmsg("pgdp quantiles over distributed tables are not supported")));
-        }
-        state = PG_ARGISNULL(0) ? new_tree(context, site.parameters.privacy)
+        site = &call_site(fcinfo, false);
+        state = PG_ARGISNULL(0) ? new_tree(context, site->parameters.privacy)
                                 : reinterpret_cast<pgdp::QuantileTreeState*>(PG_GETARG_POINTER(0));
+    }
+    if (site->partial_totals) {
+        const pgdp::pg::PartialCount partial = pgdp::pg::partial_count(fcinfo, INT4OID);
+        if (partial.keyed) {
+            const pgdp::StateMemory memory = memory_of(context);
+            PGDP_GUARDED(pgdp::add_partial_leaf_count(*state, partial.key, partial.count, memory));
+        }
+        PG_RETURN_POINTER(state);
     }
     if (!PG_ARGISNULL(1)) {
         const double value = PG_GETARG_FLOAT8(1);
