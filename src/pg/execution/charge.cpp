@@ -103,7 +103,8 @@ bool same_parameters(const Parameters& a, const Parameters& b) {
            same(x.delta, y.delta) && same(x.alpha, y.alpha) && x.mechanism == y.mechanism &&
            x.selection_mechanism == y.selection_mechanism && x.min_units == y.min_units &&
            x.groups_per_unit == y.groups_per_unit && x.integer_values == y.integer_values &&
-           x.unit_exponent == y.unit_exponent && a.value_type == b.value_type;
+           x.unit_exponent == y.unit_exponent && x.estimate_lower == y.estimate_lower &&
+           x.estimate_upper == y.estimate_upper && a.value_type == b.value_type;
 }
 
 // A later partition's call whose release an earlier partition's charged call already covers: the
