@@ -119,21 +119,19 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
-    const bool estimable = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean;
-    if (identity.kind == AggregateKind::Histogram ||
-        (!estimable && identity.kind != AggregateKind::Variance &&
-         identity.kind != AggregateKind::StandardDeviation && identity.kind != AggregateKind::Quantiles)) {
-        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
-                        errhint("Pass a number for %s.", name)));
+    if (identity.kind != AggregateKind::Sum && identity.kind != AggregateKind::Mean) {
+        // As before 0.12 (the message unchanged), with the reason.
+        ereport(ERROR,
+                (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
+                 errdetail("Only dp_sum and dp_mean estimate NULL bounds; %s does not yet.", identity.name),
+                 errhint("Pass a number for %s.", name)));
     }
-    if (!estimable || identity.with_interval) {
-        ereport(
-            ERROR,
-            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-             errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
-             errdetail("Only dp_sum and dp_mean estimate NULL bounds (the *_ci forms do not yet report "
-                       "the bounds they would use)."),
-             errhint("Pass both bounds to %s, or use dp_sum or dp_mean with NULL bounds.", identity.name)));
+    if (identity.with_interval) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
+                        errdetail("The *_ci forms do not yet report the bounds they would use."),
+                        errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name,
+                                identity.kind == AggregateKind::Sum ? "dp_sum" : "dp_mean")));
     }
     if (reads_partial_totals(aggref)) {
         ereport(
