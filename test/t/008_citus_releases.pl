@@ -371,6 +371,14 @@ for my $form (@forms)
 	refused_uncharged('analyst', 'coordinator',
 		q{SET application_name = 'citus_internal gpid=10000000001'; SELECT dp_count(1e6) FROM sales},
 		'0A000', 'a session that claims to be a Citus-internal connection');
+	# Estimated bounds (0.12) need the rows' log bins, not the workers' clamped totals: refused
+	# before any charge (docs/privacy.md "Bounds the analyst need not guess").
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT dp_sum(amount, NULL, NULL, 1e6) FROM sales},
+		'0A000', 'dp_sum with NULL bounds over a distributed table');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT region, dp_mean(price, 0, NULL, 1e6) FROM sales GROUP BY region},
+		'0A000', 'dp_mean with a NULL bound over a distributed table, grouped');
 	my $shard = $cluster->sql('coordinator',
 		q{SELECT shard_name FROM citus_shards WHERE table_name = 'sales'::regclass AND nodeport = }
 		  . $cluster->node('worker1')->port . ' LIMIT 1');
