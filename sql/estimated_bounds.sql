@@ -160,6 +160,23 @@ SELECT dp_sum(v, NULL, NULL, 0.5) AS answer FROM eb_sales \gset again_
 SELECT :first_answer = :again_answer AS same_answer, pg_temp.charges() - :before AS charges;
 RESET SESSION AUTHORIZATION;
 
+-- The cache keys bind parameters by value, NULL included: three different calls, three charges;
+-- each asked again is its stored answer.
+SET SESSION AUTHORIZATION eb_analyst;
+SELECT pg_temp.charges() AS before \gset
+PREPARE eb_cached(float8, float8) AS SELECT dp_sum(v, $1, $2, 1e9) AS s FROM eb_sales;
+EXECUTE eb_cached(NULL, NULL) \gset c1_
+EXECUTE eb_cached(NULL, 150) \gset c2_
+EXECUTE eb_cached(-100, 200) \gset c3_
+EXECUTE eb_cached(NULL, NULL) \gset c4_
+EXECUTE eb_cached(NULL, 150) \gset c5_
+SELECT :c1_s = :c4_s AS both_null_again, :c2_s = :c5_s AS upper_150_again,
+       abs(:c2_s - sum(least(v, 150)) FILTER (WHERE v IS NOT NULL)) < 1 AS upper_150_its_own_answer,
+       pg_temp.charges() - :before AS charges
+FROM eb_sales;
+DEALLOCATE eb_cached;
+RESET SESSION AUTHORIZATION;
+
 -- Person level over a protected relation: each person's total (level 1), then the estimated bounds
 -- and the sum over the persons (level 2), against the two levels written by hand. Persons 0..56,
 -- ~350 rows each; their totals lie in [512, 16384), whose outer binades hold 3.5% and 46% of them.
