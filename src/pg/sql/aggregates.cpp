@@ -85,8 +85,9 @@ constexpr int kSerializedStateSize = 1 + 8 + 16 + 16 + 8 + 8;
 
 // dp_sum and dp_mean with a NULL bound (core/estimated_bounds_release.hpp): the bounded state's
 // fields (rows and the given bounds; an estimated bound is kEstimatedBound) followed by the exact
-// sums per log bin, 4688 bytes per group instead of 56. Chosen when the group's state is created,
-// from the call's constant bounds: the bounded path is unchanged.
+// sums per log bin, 4688 bytes per group instead of 56 (an 8 kB chunk of the aggregate context).
+// Chosen when the group's state is created, from the call's constant bounds: the bounded path is
+// unchanged.
 struct EstimatedState {
     ClampedState head;
     pgdp::BinnedSums sums;
