@@ -210,6 +210,13 @@ FROM eb_units;
 SELECT b.region, count(u.total) AS persons,
        CASE WHEN count(u.total) = 0 THEN b.s IS NOT NULL ELSE abs(b.s - sum(u.total)) < 1e-3 END AS released
 FROM eb_by_region b LEFT JOIN eb_units u ON u.region = b.region GROUP BY b.region, b.s ORDER BY b.region;
+-- Private group selection: the three regions of 19 persons each are kept at this epsilon.
+SET SESSION AUTHORIZATION eb_analyst;
+CREATE TEMP TABLE eb_selected AS
+SELECT region, dp_sum(minutes, NULL, NULL, 1e9) AS s FROM eb_visits GROUP BY region HAVING dp_groups(1e9, 1e-6);
+RESET SESSION AUTHORIZATION;
+SELECT b.region, count(u.total) AS persons, abs(b.s - sum(u.total)) < 1e-3 AS released
+FROM eb_selected b JOIN eb_units u ON u.region = b.region GROUP BY b.region, b.s ORDER BY b.region;
 -- DP-only access: the release, not the rows.
 SET SESSION AUTHORIZATION eb_dp_only;
 SELECT dp_sum(minutes, NULL, NULL, 1e9) AS s FROM eb_visits \gset dp_only_
