@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# dp_sum, dp_mean, dp_count, dp_variance and dp_histogram against PostgreSQL's sum, avg, count(*),
+# dp_sum, dp_mean (also with NULL bounds, estimated), dp_count, dp_variance and dp_histogram
+# against PostgreSQL's sum, avg, count(*),
 # var_pop and a width_bucket GROUP BY, serial and with two
 # parallel workers, plus hash-aggregate memory per group. One run does everything:
 # install what is missing, build and install pgdp, start a throwaway PostgreSQL cluster tuned
@@ -136,6 +137,9 @@ LABELS=(
     "histogram float8, 10 bins"
     "9 quantiles float8 (vs one percentile_cont)"
     "distinct int8 (about 1100 values)"
+    "sum float8, NULL bounds (estimated)"
+    "mean float8, NULL bounds (estimated)"
+    "sum float8 GROUP BY 1000 groups, NULL bounds"
 )
 OURS=(
     "SELECT dp_sum(f8, $P) FROM $TABLE"
@@ -148,6 +152,9 @@ OURS=(
     "SELECT dp_histogram(f8, 0, 1000, 10, 1, 1e-6) FROM $TABLE"
     "SELECT dp_quantiles(f8, 0, 1000, ARRAY[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], 1) FROM $TABLE"
     "SELECT dp_count_distinct(i8, 1) FROM $TABLE"
+    "SELECT dp_sum(f8, NULL, NULL, 1, 1e-6) FROM $TABLE"
+    "SELECT dp_mean(f8, NULL, NULL, 1, 1e-6) FROM $TABLE"
+    "SELECT g1000, dp_sum(f8, NULL, NULL, 1, 1e-6) FROM $TABLE GROUP BY g1000"
 )
 BUILTIN=(
     "SELECT sum(f8) FROM $TABLE"
@@ -160,6 +167,9 @@ BUILTIN=(
     "SELECT width_bucket(f8, 0, 1000, 10), count(*) FROM $TABLE GROUP BY 1"
     "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY f8) FROM $TABLE"
     "SELECT count(DISTINCT i8) FROM $TABLE"
+    "SELECT sum(f8) FROM $TABLE"
+    "SELECT avg(f8) FROM $TABLE"
+    "SELECT g1000, sum(f8) FROM $TABLE GROUP BY g1000"
 )
 SHOWN_OURS=(
     "dp_sum(f8, $P)"
@@ -172,10 +182,13 @@ SHOWN_OURS=(
     "dp_histogram(f8, 0, 1000, 10, 1, 1e-6)"
     "dp_quantiles(f8, 0, 1000, ARRAY[0.1, ..., 0.9], 1)"
     "dp_count_distinct(i8, 1)"
+    "dp_sum(f8, NULL, NULL, 1, 1e-6)"
+    "dp_mean(f8, NULL, NULL, 1, 1e-6)"
+    "dp_sum(f8, NULL, NULL, 1, 1e-6) GROUP BY g1000"
 )
 SHOWN_BUILTIN=("sum(f8)" "sum(i8)" "avg(f8)" "avg(i8)" "count(*)" "sum(f8) GROUP BY g1000" "var_pop(f8)"
                "width_bucket(f8, 0, 1000, 10), count(*) GROUP BY 1" "percentile_cont(0.5) WITHIN GROUP (ORDER BY f8)"
-               "count(DISTINCT i8)")
+               "count(DISTINCT i8)" "sum(f8)" "avg(f8)" "sum(f8) GROUP BY g1000")
 
 
 # Median of numbers on stdin.

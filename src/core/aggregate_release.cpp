@@ -13,6 +13,7 @@
 #include "core/distinct_count.hpp"
 #include "core/quantile_release.hpp"
 #include "core/errors.hpp"
+#include "core/estimated_bounds_release.hpp"
 #include "core/validate.hpp"
 #include "core/variance_release.hpp"
 
@@ -153,7 +154,11 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
         given.unit_exponent = 0;
         return given;
     }
-    if (reads_bounded_value(kind)) require_usable_bounds(given.lower, given.upper);
+    if (estimates_bounds(given)) {
+        require_estimable_bounds(kind, given);
+    } else if (reads_bounded_value(kind)) {
+        require_usable_bounds(given.lower, given.upper);
+    }
     given.mechanism = parse_mechanism(mechanism_name);
     check_release_parameters(given.epsilon, given.delta, given.mechanism);
     if (with_interval) {
@@ -161,7 +166,11 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
     } else {
         given.alpha = 0.0;
     }
-    if (reads_bounded_value(kind)) {
+    if (estimates_bounds(given)) {
+        if (given.estimate_lower) given.lower = 0.0;
+        if (given.estimate_upper) given.upper = 0.0;
+        given.unit_exponent = widest_bounds_parameters(given).unit_exponent;
+    } else if (reads_bounded_value(kind)) {
         given.unit_exponent = sum_unit_exponent(given.lower, given.upper);
         if (reads_squares(kind)) (void)centred_square_units(given.lower, given.upper, given.unit_exponent);
     } else {
@@ -173,6 +182,15 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
 }
 
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters) {
+    if (estimates_bounds(parameters)) {
+        // The charge's plan (estimated_bounds_release.hpp): the release's share of the budget at the
+        // widest bounds; the bounds stage's plan is checked here too, before the charge.
+        BoundsParameters stage;
+        stage.epsilon = split_bounds_budget(parameters.epsilon, parameters.delta).bounds_epsilon;
+        stage.groups_per_unit = parameters.groups_per_unit;
+        (void)plan_bounds_estimation(stage);
+        return plan_aggregate_release(kind, widest_bounds_parameters(parameters));
+    }
     AggregatePlan plan{};
     plan.kind = kind;
     switch (kind) {
@@ -309,7 +327,9 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
             add(plan.sum);
             add(plan.count);
         }
-        charge.gaussian_mu2 = mu2;
+        // Estimated bounds: the bounds stage is a Laplace release, so the call is charged to the
+        // basic part as a whole (its (epsilon, delta) by basic composition).
+        charge.gaussian_mu2 = estimates_bounds(parameters) ? 0.0 : mu2;
     }
     return charge;
 }

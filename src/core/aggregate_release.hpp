@@ -105,6 +105,10 @@ constexpr bool reads_squares(AggregateKind kind) {
 struct AggregateParameters {
     double lower = 0.0;  // dp_sum, dp_mean: clamping bounds
     double upper = 0.0;
+    // dp_sum, dp_mean: the bound was NULL, estimated in the release (estimated_bounds_release.hpp);
+    // lower/upper then hold nothing for that side.
+    bool estimate_lower = false;
+    bool estimate_upper = false;
     double epsilon = 0.0;
     double delta = 0.0;
     Mechanism mechanism = Mechanism::Laplace;  // as requested (may be Auto)
@@ -154,6 +158,10 @@ struct AggregatePlan {
 
 // Throws ArgumentError/RangeError for parameters no release can honour (plan_release).
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters);
+
+constexpr bool estimates_bounds(const AggregateParameters& parameters) {
+    return parameters.estimate_lower || parameters.estimate_upper;
+}
 
 // What an aggregate computed exactly: the total of clamped values in units of 2^unit_exponent
 // (dp_sum, dp_mean, dp_variance, dp_stddev), the rows counted and (dp_variance, dp_stddev) the

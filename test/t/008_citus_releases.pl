@@ -377,6 +377,14 @@ for my $form (@forms)
 	refused_uncharged('analyst', 'coordinator',
 		q{SET application_name = 'citus_internal gpid=10000000001'; SELECT dp_count(1e6) FROM sales},
 		'0A000', 'a session that claims to be a Citus-internal connection');
+	# Estimated bounds (0.12) need the rows' log bins, not the workers' clamped totals: refused
+	# before any charge (docs/privacy.md "Bounds the analyst need not guess").
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT dp_sum(amount, NULL, NULL, 1e6) FROM sales},
+		'0A000', 'dp_sum with NULL bounds over a distributed table');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT region, dp_mean(price, 0, NULL, 1e6) FROM sales GROUP BY region},
+		'0A000', 'dp_mean with a NULL bound over a distributed table, grouped');
 	my $shard = $cluster->sql('coordinator',
 		q{SELECT shard_name FROM citus_shards WHERE table_name = 'sales'::regclass AND nodeport = }
 		  . $cluster->node('worker1')->port . ' LIMIT 1');
@@ -593,6 +601,19 @@ EXECUTE shape(250, 2, 5);},
 		'42883', 'dp_count_distinct of a type without an extended hash function');
 	refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(price, NULL, 250, 1e6) FROM sales',
 		'0A000', 'dp_median with a NULL bound (no bounds are estimated on Citus)');
+	# A NULL bound as a bind parameter of a generic plan is no constant the planner can refuse: the
+	# parameters read before the charge refuse it (22004 for the state-key statistics, 0A000 for
+	# the totals), before any worker runs.
+	refused_uncharged('analyst', 'coordinator',
+		'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE null_bound(float8) AS SELECT dp_histogram(price, $1, 250, 5, 1e6) FROM sales; '
+		  . 'EXECUTE null_bound(NULL)',
+		'22004', 'dp_histogram with a NULL bound as a bind parameter (generic plan)');
+	refused_uncharged('analyst', 'coordinator',
+		'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE null_sum_bound(float8) AS SELECT dp_sum(amount, 0, $1, 1e6) FROM sales; '
+		  . 'EXECUTE null_sum_bound(NULL)',
+		'0A000', 'dp_sum with a NULL bound as a bind parameter (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SELECT dp_histogram(price, 0, 250, 0, 1e6) FROM sales',
 		'22023', 'dp_histogram with bins = 0');

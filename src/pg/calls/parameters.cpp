@@ -116,6 +116,35 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
     return DatumGetFloat8(value);
 }
 
+// NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum and
+// dp_mean over local rows; every other call with a NULL bound is refused here, before the charge.
+void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
+                                              bool lower_null) {
+    const char* name = lower_null ? "lower" : "upper";
+    if (identity.kind != AggregateKind::Sum && identity.kind != AggregateKind::Mean) {
+        // As before 0.12 (the message unchanged), with the reason.
+        ereport(ERROR,
+                (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
+                 errdetail("Only dp_sum and dp_mean estimate NULL bounds; %s does not yet.", identity.name),
+                 errhint("Pass a number for %s.", name)));
+    }
+    if (identity.with_interval) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
+                        errdetail("The *_ci forms do not yet report the bounds they would use."),
+                        errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name,
+                                identity.kind == AggregateKind::Sum ? "dp_sum" : "dp_mean")));
+    }
+    if (reads_partial_totals(aggref)) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s over distributed tables cannot estimate its bounds: %s is NULL", identity.name, name),
+             errdetail("The workers' partial totals are clamped to the bounds, which must be known before."),
+             errhint("Pass both bounds for a distributed table.")));
+    }
+}
+
 // q of dp_quantile (float8), dp_quantiles (float8[]) or dp_median (0.5, no argument), validated
 // (core require_quantile_levels: 1 to 1000 levels, each in [0, 1]).
 void read_quantile_levels(Aggref* aggref, int position, const ArgumentContext& context,
@@ -281,8 +310,15 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
     refuse_raising_float_value(aggref, identity);
     given.integer_values = at.lower >= 0 && is_integer_type(parameters.value_type);
     if (at.lower >= 0) {
-        given.lower = float8_parameter(aggref, at.lower, "lower", context);
-        given.upper = float8_parameter(aggref, at.upper, "upper", context);
+        bool lower_null = false;
+        bool upper_null = false;
+        const Datum lower = constant_argument(aggref, at.lower, "lower", context, &lower_null);
+        const Datum upper = constant_argument(aggref, at.upper, "upper", context, &upper_null);
+        if (lower_null || upper_null) refuse_estimated_bounds_unless_supported(aggref, identity, lower_null);
+        given.estimate_lower = lower_null;
+        given.estimate_upper = upper_null;
+        given.lower = lower_null ? 0.0 : DatumGetFloat8(lower);
+        given.upper = upper_null ? 0.0 : DatumGetFloat8(upper);
     }
     if (identity.kind == AggregateKind::Quantiles) {
         read_quantile_levels(aggref, at.shape, context, &parameters);

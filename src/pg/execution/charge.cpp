@@ -104,6 +104,7 @@ bool same_parameters(const Parameters& a, const Parameters& b) {
            x.selection_mechanism == y.selection_mechanism && x.min_units == y.min_units &&
            x.groups_per_unit == y.groups_per_unit && x.rows_per_unit == y.rows_per_unit &&
            x.integer_values == y.integer_values && x.unit_exponent == y.unit_exponent &&
+           x.estimate_lower == y.estimate_lower && x.estimate_upper == y.estimate_upper &&
            a.value_type == b.value_type;
 }
 

@@ -1,0 +1,106 @@
+#include "core/cpp_only.hpp"
+#include "core/estimated_bounds_release.hpp"
+
+#include <cmath>
+
+#include "core/clamped_sum.hpp"
+#include "core/errors.hpp"
+#include "core/validate.hpp"
+
+namespace pgdp {
+
+namespace {
+
+// The largest bin edge strictly below value (|value| <= 2^63).
+double edge_below(double value) {
+    const std::size_t bin = log_bin(value);
+    return log_bin_lower_edge(bin) < value ? log_bin_lower_edge(bin) : log_bin_lower_edge(bin - 1);
+}
+
+// The smallest bin edge strictly above value (|value| <= 2^63).
+double edge_above(double value) {
+    const std::size_t bin = log_bin(value);
+    return log_bin_upper_edge(bin) > value ? log_bin_upper_edge(bin) : log_bin_upper_edge(bin + 1);
+}
+
+void require_given_bound(const char* name, double bound) {
+    if (!std::isfinite(bound)) {
+        throw ArgumentError(name, std::string(name) + " must be a finite number or NULL, got " + shown(bound),
+                            "Pass NULL to have pgdp estimate the bound, or a finite number.");
+    }
+    if (std::fabs(bound) > kLargestBoundNextToEstimate) {
+        throw ArgumentError(name,
+                            std::string(name) +
+                                " must lie within +-2^63 (9.2e18) when the other bound is "
+                                "NULL (estimated), got " +
+                                shown(bound),
+                            "Pass both bounds, or a bound of smaller magnitude.");
+    }
+}
+
+}  // namespace
+
+void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters) {
+    if (kind != AggregateKind::Sum && kind != AggregateKind::Mean) {
+        throw ArgumentError(parameters.estimate_lower ? "lower" : "upper",
+                            "only dp_sum and dp_mean estimate NULL bounds", "Pass both bounds.");
+    }
+    if (!parameters.estimate_lower) require_given_bound("lower", parameters.lower);
+    if (!parameters.estimate_upper) require_given_bound("upper", parameters.upper);
+}
+
+AggregateParameters widest_bounds_parameters(const AggregateParameters& parameters) {
+    AggregateParameters widest = parameters;
+    const BoundsBudgetSplit split = split_bounds_budget(parameters.epsilon, parameters.delta);
+    widest.epsilon = split.release_epsilon;
+    widest.delta = split.release_delta;
+    if (parameters.estimate_lower) widest.lower = -kBinnedValueLimit;
+    if (parameters.estimate_upper) widest.upper = kBinnedValueLimit;
+    widest.estimate_lower = widest.estimate_upper = false;
+    widest.unit_exponent = sum_unit_exponent(widest.lower, widest.upper);
+    return widest;
+}
+
+ReleaseBounds bounds_for_release(const AggregateParameters& parameters, const EstimatedBounds& estimate) {
+    ReleaseBounds bounds{estimate.lower, estimate.upper};
+    if (!parameters.estimate_lower) {
+        bounds.lower = parameters.lower;
+        if (!(bounds.upper > bounds.lower)) bounds.upper = edge_above(parameters.lower);
+    }
+    if (!parameters.estimate_upper) {
+        bounds.upper = parameters.upper;
+        if (!(bounds.lower < bounds.upper)) bounds.lower = edge_below(parameters.upper);
+    }
+    return bounds;
+}
+
+EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
+                                                     const AggregateParameters& parameters,
+                                                     const BinnedSums& sums, RandomSource& random) {
+    const BoundsBudgetSplit split = split_bounds_budget(parameters.epsilon, parameters.delta);
+    BoundsParameters stage;
+    stage.epsilon = split.bounds_epsilon;
+    stage.rows_per_unit = 1;  // at person level the release reads one row per unit and group
+    stage.groups_per_unit = parameters.groups_per_unit;
+    const ReleasePlan stage_plan = plan_bounds_estimation(stage);
+    const EstimatedBounds estimate = estimate_bounds(stage, stage_plan, sums.counts, random);
+
+    EstimatedBoundsRelease out;
+    out.bounds = bounds_for_release(parameters, estimate);
+    out.bounds_from_data = estimate.from_data;
+    AggregateParameters release = parameters;
+    release.estimate_lower = release.estimate_upper = false;
+    release.lower = out.bounds.lower;
+    release.upper = out.bounds.upper;
+    release.epsilon = split.release_epsilon;
+    release.delta = split.release_delta;
+    release.unit_exponent = sum_unit_exponent(release.lower, release.upper);
+    const AggregatePlan plan = plan_aggregate_release(kind, release);
+    ExactTotals totals;
+    totals.rows = binned_rows(sums);
+    totals.total_units = clamped_total_units(sums, release.lower, release.upper, release.unit_exponent);
+    out.release = release_aggregate(release, plan, totals, random);
+    return out;
+}
+
+}  // namespace pgdp
