@@ -25,7 +25,11 @@
 namespace {
 
 using pgdp::BinnedSums;
-using Exact = boost::multiprecision::cpp_int;
+// Fixed width (no allocation: GCC 16 flags the dynamic cpp_int's copies with -Wstringop-overflow),
+// wide enough: every value here is at most 2^64 in units of 2^-1074, and a sum of
+// up to 2^20 of them, far below 2^1536.
+using Exact = boost::multiprecision::number<boost::multiprecision::cpp_int_backend<
+    1536, 1536, boost::multiprecision::signed_magnitude, boost::multiprecision::unchecked, void>>;
 
 std::unique_ptr<BinnedSums> binned(const std::vector<double>& values) {
     auto sums = std::make_unique<BinnedSums>();
