@@ -448,6 +448,62 @@ void check_distinct_equality(Oid type, Oid equality, const char* name) {
     }
 }
 
+// The end of both rewrites: the level reads its bounded source (source_entry, its rows kept by
+// kept), joined to the public keys (a LEFT JOIN: every key a row, rows or not) or alone; its
+// pgdp calls and group keys replaced; the selection first in HAVING; ordered by the keys.
+void finish_level(Query* level, const LevelShape& shape, Query* source, RangeTblEntry* source_entry,
+                  Node* kept, Replacement& replacement, bool grouped, const char* name) {
+    int key_number = 0;
+    ListCell* key_cell;
+    if (shape.form == GroupForm::PublicKeys) {
+        Query* keys = keys_level(level, shape, name);
+        Node* on = kept;
+        foreach (key_cell, shape.keys) {
+            ++key_number;
+            const SortGroupClause* clause =
+                list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
+            Expr* equal_keys = make_opclause(
+                clause->eqop, BOOLOID, false, (Expr*)column_of(keys, 1, key_number),
+                (Expr*)column_of(source, 2, key_number), InvalidOid, exprCollation((Node*)lfirst(key_cell)));
+            set_opfuncid(castNode(OpExpr, equal_keys));
+            on = and_of(on, (Node*)equal_keys);
+            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
+            replacement.key_columns = lappend(replacement.key_columns, column_of(keys, 1, key_number));
+        }
+        auto* join = makeNode(JoinExpr);
+        join->jointype = JOIN_LEFT;
+        join->larg = (Node*)reference_to(1);
+        join->rarg = (Node*)reference_to(2);
+        join->quals = on;
+        join->rtindex = kGroupsJoin;
+        compat::replace_range_table(level, list_make3(subquery_entry(keys, "pgdp_keys"), source_entry,
+                                                      left_join_entry(keys, source)));
+        level->jointree = makeFromExpr(list_make1(join), nullptr);
+    } else {
+        foreach (key_cell, shape.keys) {
+            ++key_number;
+            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
+            replacement.key_columns = lappend(replacement.key_columns, column_of(source, 1, key_number));
+        }
+        compat::replace_range_table(level, list_make1(source_entry));
+        level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
+    }
+    level->hasSubLinks = false;
+    // The mutator itself on the roots, not expression_tree_mutator: a HAVING that is just
+    // dp_groups(...) is an Aggref at the root, which expression_tree_mutator would copy without
+    // replacing (its selection then ran at m = 1 instead of over m groups).
+    level->targetList = (List*)replace_calls_and_keys((Node*)level->targetList, &replacement);
+    level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
+    level->havingQual = selection_first(level->havingQual);
+    if (grouped) order_by_keys(level, name);
+    // An outer query's condition on the keys (SELECT * FROM (release) s WHERE 1 / (k = 'x')::int > 0)
+    // would be pushed into this level's HAVING and from there, holding no aggregate, into its WHERE:
+    // evaluated on every group, dropped ones too, its errors showed the keys the selection withholds.
+    // The planner pushes no condition into a subquery with a LIMIT: LIMIT ALL (no Limit node).
+    if (shape.form == GroupForm::Selection && level->limitCount == nullptr && level->limitOffset == nullptr)
+        level->limitCount = (Node*)makeNullConst(INT8OID, -1, InvalidOid);
+}
+
 // Where each call of a row-capped level reads its columns (0: none).
 struct CappedCall {
     int value = 0;        // R: the call's value (row-capped statistics)
@@ -688,48 +744,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls
         grouped ? (Node*)operator_clause("<=", INT8OID, (Expr*)column_of(source, source_varno, group_rank),
                                          int8_constant(m))
                 : nullptr;
-    key_number = 0;
-    ListCell* key_cell;
-    if (shape.form == GroupForm::PublicKeys) {
-        Query* keys = keys_level(level, shape, name);
-        Node* on = kept;
-        foreach (key_cell, shape.keys) {
-            ++key_number;
-            const SortGroupClause* clause =
-                list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
-            Expr* equal_keys = make_opclause(
-                clause->eqop, BOOLOID, false, (Expr*)column_of(keys, 1, key_number),
-                (Expr*)column_of(source, 2, key_number), InvalidOid, exprCollation((Node*)lfirst(key_cell)));
-            set_opfuncid(castNode(OpExpr, equal_keys));
-            on = and_of(on, (Node*)equal_keys);
-            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
-            replacement.key_columns = lappend(replacement.key_columns, column_of(keys, 1, key_number));
-        }
-        auto* join = makeNode(JoinExpr);
-        join->jointype = JOIN_LEFT;
-        join->larg = (Node*)reference_to(1);
-        join->rarg = (Node*)reference_to(2);
-        join->quals = on;
-        join->rtindex = kGroupsJoin;
-        compat::replace_range_table(level, list_make3(subquery_entry(keys, "pgdp_keys"), source_entry,
-                                                      left_join_entry(keys, source)));
-        level->jointree = makeFromExpr(list_make1(join), nullptr);
-    } else {
-        foreach (key_cell, shape.keys) {
-            ++key_number;
-            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
-            replacement.key_columns = lappend(replacement.key_columns, column_of(source, 1, key_number));
-        }
-        compat::replace_range_table(level, list_make1(source_entry));
-        level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
-    }
-    level->hasSubLinks = false;
-    level->targetList = (List*)replace_calls_and_keys((Node*)level->targetList, &replacement);
-    level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
-    level->havingQual = selection_first(level->havingQual);
-    if (grouped) order_by_keys(level, name);
-    if (shape.form == GroupForm::Selection && level->limitCount == nullptr && level->limitOffset == nullptr)
-        level->limitCount = (Node*)makeNullConst(INT8OID, -1, InvalidOid);
+    finish_level(level, shape, source, source_entry, kept, replacement, grouped, name);
 }
 
 bool has_row_capped_call(List* calls) {
@@ -791,55 +806,7 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const
             "<=", INT8OID, (Expr*)column_of(source, source_varno, rank_column),
             (Expr*)makeConst(INT8OID, -1, InvalidOid, 8, Int64GetDatum(m), false, true));
     }
-    int key_number = 0;
-    ListCell* key_cell;
-    if (shape.form == GroupForm::PublicKeys) {
-        Query* keys = keys_level(level, shape, name);
-        Node* on = kept;
-        foreach (key_cell, shape.keys) {
-            ++key_number;
-            const SortGroupClause* clause =
-                list_nth_node(SortGroupClause, level->groupClause, key_number - 1);
-            Expr* equal_keys = make_opclause(
-                clause->eqop, BOOLOID, false, (Expr*)column_of(keys, 1, key_number),
-                (Expr*)column_of(source, 2, key_number), InvalidOid, exprCollation((Node*)lfirst(key_cell)));
-            set_opfuncid(castNode(OpExpr, equal_keys));
-            on = and_of(on, (Node*)equal_keys);
-            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
-            replacement.key_columns = lappend(replacement.key_columns, column_of(keys, 1, key_number));
-        }
-        auto* join = makeNode(JoinExpr);
-        join->jointype = JOIN_LEFT;
-        join->larg = (Node*)reference_to(1);
-        join->rarg = (Node*)reference_to(2);
-        join->quals = on;
-        join->rtindex = kGroupsJoin;
-        compat::replace_range_table(level, list_make3(subquery_entry(keys, "pgdp_keys"), source_entry,
-                                                      left_join_entry(keys, source)));
-        level->jointree = makeFromExpr(list_make1(join), nullptr);
-    } else {
-        foreach (key_cell, shape.keys) {
-            ++key_number;
-            replacement.keys = lappend(replacement.keys, lfirst(key_cell));
-            replacement.key_columns = lappend(replacement.key_columns, column_of(source, 1, key_number));
-        }
-        compat::replace_range_table(level, list_make1(source_entry));
-        level->jointree = makeFromExpr(list_make1(reference_to(1)), kept);
-    }
-    level->hasSubLinks = false;
-    // The mutator itself on the roots, not expression_tree_mutator: a HAVING that is just
-    // dp_groups(...) is an Aggref at the root, which expression_tree_mutator would copy without
-    // replacing (its selection then ran at m = 1 instead of over m groups).
-    level->targetList = (List*)replace_calls_and_keys((Node*)level->targetList, &replacement);
-    level->havingQual = replace_calls_and_keys(level->havingQual, &replacement);
-    level->havingQual = selection_first(level->havingQual);
-    if (grouped) order_by_keys(level, name);
-    // An outer query's condition on the keys (SELECT * FROM (release) s WHERE 1 / (k = 'x')::int > 0)
-    // would be pushed into this level's HAVING and from there, holding no aggregate, into its WHERE:
-    // evaluated on every group, dropped ones too, its errors showed the keys the selection withholds.
-    // The planner pushes no condition into a subquery with a LIMIT: LIMIT ALL (no Limit node).
-    if (shape.form == GroupForm::Selection && level->limitCount == nullptr && level->limitOffset == nullptr)
-        level->limitCount = (Node*)makeNullConst(INT8OID, -1, InvalidOid);
+    finish_level(level, shape, source, source_entry, kept, replacement, grouped, name);
 }
 
 // Checks one level and rewrites it if its pgdp calls read a protected relation.
