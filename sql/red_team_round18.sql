@@ -102,7 +102,11 @@ SET SESSION AUTHORIZATION r18_eve;
 -- state or feed a forged one to a final function): an internal state type needs a superuser.
 SELECT pg_temp.error_of('CREATE AGGREGATE r18_eve.peek(float8, float8, float8, int4, float8) (SFUNC = pgdp_histogram_transfn,
                          STYPE = internal, FINALFUNC = pgdp_histogram_serialize)') AS own_aggregate;
-SELECT pg_temp.error_of('SELECT pgdp_histogram_deserialize(''\x01''::bytea, NULL)') AS direct_call;
+-- Called directly the support function is refused, as "function ... does not exist" (42883) or as
+-- "cannot accept a value of type internal" (0A000): both were seen with PostgreSQL 15.18 (here, and
+-- on a fresh Debian 12 root), the cause of the difference not found; either way nothing runs.
+SELECT split_part(pg_temp.error_of('SELECT pgdp_histogram_deserialize(''\x01''::bytea, NULL)'), ':', 1)
+       IN ('42883', '0A000') AS direct_call_refused;
 
 -- Held: grouping sets charge one release per set, duplicates included (three empty sets: three
 -- releases of dp_median; ROLLUP(a) x CUBE(b) has four sets: (a, b), (a), (b), (), 2 x 3 + 2 + 3 + 1 = 12
