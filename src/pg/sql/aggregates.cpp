@@ -34,6 +34,7 @@ extern "C" {
 #include "pg/calls/call_site.hpp"
 #include "pg/calls/parameters.hpp"
 #include "pg/base/cpp_boundary.hpp"
+#include "pg/base/state_datum.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/base/strong_random.hpp"
 #include "pg/planning/plan_marks.hpp"
@@ -406,15 +407,19 @@ Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
     const auto* state = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
     if (is_estimated(*state)) {
         // The given bounds (kEstimatedBound for an estimated one), then the binned sums.
-        pgdp::StateBytes bytes;
-        PGDP_GUARDED(bytes =
-                         pgdp::serialize_binned_sums(reinterpret_cast<const EstimatedState*>(state)->sums));
-        const std::size_t size = 16 + bytes.size();
-        bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + size));
-        SET_VARSIZE(out, VARHDRSZ + size);
-        std::memcpy(VARDATA(out), bytes.data(), bytes.size());
-        std::memcpy(VARDATA(out) + bytes.size(), &state->lower, 8);
-        std::memcpy(VARDATA(out) + bytes.size() + 8, &state->upper, 8);
+        // Built inside the barrier, the bytea by state_bytea_or_null: no palloc (which may ereport)
+        // while the vector is alive.
+        bytea* out = nullptr;
+        PGDP_GUARDED({
+            pgdp::StateBytes bytes =
+                pgdp::serialize_binned_sums(reinterpret_cast<const EstimatedState*>(state)->sums);
+            const auto* bounds = reinterpret_cast<const unsigned char*>(&state->lower);
+            bytes.insert(bytes.end(), bounds, bounds + 8);
+            bounds = reinterpret_cast<const unsigned char*>(&state->upper);
+            bytes.insert(bytes.end(), bounds, bounds + 8);
+            out = pgdp::pg::state_bytea_or_null(bytes);
+        });
+        if (out == nullptr) ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory in pgdp")));
         PG_RETURN_BYTEA_P(out);
     }
     bytea* out = static_cast<bytea*>(palloc(VARHDRSZ + kSerializedStateSize));
