@@ -1952,7 +1952,7 @@ BEGIN
     END IF;
     EXECUTE format('GRANT EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
                    'pgdp.raise_budget(regrole, numeric, numeric), pgdp.set_budget_period(regrole, interval), '
-                   'pgdp.protect(regclass, name, int, name), '
+                   'pgdp.protect(regclass, name, int, name, int), '
                    'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass), '
                    'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole), '
                    'pgdp.set_refresh_policy(regclass, text, interval), pgdp.refresh(regclass), '
@@ -1969,7 +1969,7 @@ BEGIN
     END IF;
     EXECUTE format('REVOKE EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
                    'pgdp.raise_budget(regrole, numeric, numeric), pgdp.set_budget_period(regrole, interval), '
-                   'pgdp.protect(regclass, name, int, name), '
+                   'pgdp.protect(regclass, name, int, name, int), '
                    'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass), '
                    'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole), '
                    'pgdp.set_refresh_policy(regclass, text, interval), pgdp.refresh(regclass), '
@@ -2009,7 +2009,10 @@ CREATE TABLE pgdp.protected_relations (
     protected_at timestamptz NOT NULL DEFAULT now(),
     -- What the privacy unit identifies (0.7): protected relations of the same kind may be joined on
     -- their units (one person's rows in both); NULL: a kind of its own.
-    privacy_unit_kind name
+    privacy_unit_kind name,
+    -- k (0.13): the rows one unit keeps per group for dp_histogram and the quantiles (distinct values
+    -- for dp_count_distinct), unless the statement sets pgdp.rows_per_unit.
+    rows_per_unit int NOT NULL DEFAULT 1 CHECK (rows_per_unit BETWEEN 1 AND 1024)
 );
 COMMENT ON TABLE pgdp.protected_relations IS 'Relations whose rows belong to privacy units (people): releases over them are person-level';
 SELECT pg_catalog.pg_extension_config_dump('pgdp.protected_relations', '');
@@ -2034,15 +2037,15 @@ SELECT p.relation, 'protected'::text AS kind, p.privacy_unit, p.max_groups_contr
                              WHERE a.attrelid = p.relation AND a.attname = p.privacy_unit AND a.attnum > 0
                                AND NOT a.attisdropped) THEN 'privacy unit missing'
             ELSE 'ok' END AS status,
-       p.privacy_unit_kind
+       p.privacy_unit_kind, p.rows_per_unit
 FROM pgdp.protected_relations p LEFT JOIN pg_catalog.pg_class c ON c.oid = p.relation
 UNION ALL
 SELECT r.relation, 'public', NULL, NULL, r.declared_by, r.declared_at,
-       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END, NULL
+       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END, NULL, NULL
 FROM pgdp.public_relations r LEFT JOIN pg_catalog.pg_class c ON c.oid = r.relation;
 GRANT SELECT ON pgdp.protections TO PUBLIC;
 COMMENT ON VIEW pgdp.protections IS
-    'Protected relations (privacy unit, max_groups_contributed, privacy unit kind) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
+    'Protected relations (privacy unit, max_groups_contributed, privacy unit kind, rows_per_unit) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
 
 -- Raises 22004 for a NULL relation and 42809 for a relation of a kind that cannot be `what`
 -- (protected: tables and partitioned tables that are not partitions; public: also views,
@@ -2091,7 +2094,7 @@ BEGIN
 END $$;
 
 CREATE FUNCTION pgdp.protect(relation regclass, privacy_unit name, max_groups_contributed int DEFAULT 1,
-                             privacy_unit_kind name DEFAULT NULL)
+                             privacy_unit_kind name DEFAULT NULL, rows_per_unit int DEFAULT 1)
 RETURNS SETOF pgdp.protections
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -2123,22 +2126,31 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'max_groups_contributed is the number of groups of a query one unit may contribute to (default 1).';
     END IF;
+    IF rows_per_unit IS NULL THEN
+        RAISE EXCEPTION 'rows_per_unit must not be NULL' USING ERRCODE = 'null_value_not_allowed',
+            HINT = 'rows_per_unit is the number of rows one unit contributes per group to dp_histogram and the quantiles (distinct values to dp_count_distinct; default 1).';
+    END IF;
+    IF rows_per_unit < 1 OR rows_per_unit > 1024 THEN
+        RAISE EXCEPTION 'rows_per_unit must be an integer in [1, 1024], got %', rows_per_unit
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'rows_per_unit is the number of rows one unit contributes per group to dp_histogram and the quantiles (distinct values to dp_count_distinct; default 1).';
+    END IF;
     IF EXISTS (SELECT FROM pgdp.public_relations r WHERE r.relation = protect.relation) THEN
         RAISE EXCEPTION 'relation % is declared public', relation USING ERRCODE = 'object_not_in_prerequisite_state',
             HINT = format('A relation is protected or public, not both: pgdp.undeclare_public(%L) first.', relation::text);
     END IF;
     INSERT INTO pgdp.protected_relations AS p (relation, privacy_unit, max_groups_contributed, protected_by,
-                                               privacy_unit_kind)
+                                               privacy_unit_kind, rows_per_unit)
     VALUES (protect.relation, protect.privacy_unit, protect.max_groups_contributed, session_user::regrole,
-            protect.privacy_unit_kind)
+            protect.privacy_unit_kind, protect.rows_per_unit)
     ON CONFLICT ON CONSTRAINT protected_relations_pkey DO UPDATE
         SET privacy_unit = excluded.privacy_unit, max_groups_contributed = excluded.max_groups_contributed,
             protected_by = excluded.protected_by, protected_at = now(),
-            privacy_unit_kind = excluded.privacy_unit_kind;
+            privacy_unit_kind = excluded.privacy_unit_kind, rows_per_unit = excluded.rows_per_unit;
     RETURN QUERY SELECT * FROM pgdp.protections s WHERE s.relation = protect.relation;
 END $$;
-COMMENT ON FUNCTION pgdp.protect(regclass, name, int, name) IS
-    'Admins: protects a table or partitioned table (and its partitions), or changes its protection: privacy_unit is the column naming each row''s person, max_groups_contributed the groups one unit may contribute to per query, privacy_unit_kind what the unit identifies (relations of one kind may be joined on their units).';
+COMMENT ON FUNCTION pgdp.protect(regclass, name, int, name, int) IS
+    'Admins: protects a table or partitioned table (and its partitions), or changes its protection: privacy_unit is the column naming each row''s person, max_groups_contributed the groups one unit may contribute to per query, privacy_unit_kind what the unit identifies (relations of one kind may be joined on their units), rows_per_unit the rows one unit contributes per group to dp_histogram and the quantiles (distinct values to dp_count_distinct) unless a statement sets pgdp.rows_per_unit.';
 
 CREATE FUNCTION pgdp.unprotect(relation regclass) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -2219,7 +2231,7 @@ BEGIN
 END $$;
 CREATE EVENT TRIGGER pgdp_forget_dropped_relations ON sql_drop EXECUTE FUNCTION pgdp.forget_dropped_relations();
 CREATE EVENT TRIGGER pgdp_keep_privacy_units ON ddl_command_end EXECUTE FUNCTION pgdp.keep_privacy_units();
-REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int, name), pgdp.unprotect(regclass), pgdp.declare_public(regclass),
+REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int, name, int), pgdp.unprotect(regclass), pgdp.declare_public(regclass),
                        pgdp.undeclare_public(regclass), pgdp.check_relation_argument(regclass, text),
                        pgdp.forget_dropped_relations(), pgdp.keep_privacy_units()
     FROM PUBLIC;

@@ -41,7 +41,8 @@ RESET client_min_messages;
 SET extra_float_digits = 0;
 SET SESSION AUTHORIZATION ps_analyst;
 
--- k is a setting in [1, 1024]; out of range is refused by PostgreSQL.
+-- k is a setting in [0, 1024] (0, the default: the protection's rows_per_unit, below); out of range
+-- is refused by PostgreSQL.
 SET pgdp.rows_per_unit = 0;
 SET pgdp.rows_per_unit = 1025;
 SET pgdp.rows_per_unit = 3;
@@ -203,6 +204,49 @@ SET pgdp.rows_per_unit = 2;
 SELECT dp_histogram(minutes, 0, 90, 3, 0.5) IS NOT NULL AS released FROM ps_visits;
 RESET SESSION AUTHORIZATION;
 SELECT (SELECT count(*) FROM pgdp.ledger WHERE role = 'ps_analyst'::regrole) - :charged_before AS charged_with_other_k;
+
+-- k declared with the protection (0.13): pgdp.protect(..., rows_per_unit => k) is the k of every
+-- statement that leaves pgdp.rows_per_unit at 0 (its default); a statement's own k replaces it.
+-- The release cache is off for these (another epoch would be another key, but the point is k).
+SET client_min_messages = warning;
+DELETE FROM pgdp.release_cache;
+DELETE FROM pgdp.data_epochs WHERE relation = 'ps_visits'::regclass;
+RESET client_min_messages;
+RESET pgdp.rows_per_unit;
+SHOW pgdp.rows_per_unit;
+SELECT relation, max_groups_contributed, rows_per_unit
+FROM pgdp.protect('ps_visits', 'person', max_groups_contributed => 2, rows_per_unit => 3);
+SELECT relation, rows_per_unit FROM pgdp.protections WHERE relation = 'ps_visits'::regclass;
+SET SESSION AUTHORIZATION ps_analyst;
+RESET pgdp.rows_per_unit;
+-- Unit 1000 counts 3 times in bin 9 (as with SET pgdp.rows_per_unit = 3 above), unit 2000 adds 3 values.
+SELECT (h[10]).count AS bin_9_protection_k3 FROM (SELECT dp_histogram(minutes, 0, 90, 9, 1e9) AS h FROM ps_visits
+                                                WHERE region = 'r1' AND person IN (1000, 1)) s;
+SELECT dp_count_distinct(minutes, 1e9) AS distinct_protection_k3 FROM ps_visits WHERE region = 'r1' AND person IN (2000, 1000);
+PREPARE ps_bin_9 AS SELECT (h[10]).count AS bin_9 FROM (SELECT dp_histogram(minutes, 0, 90, 9, 1e9) AS h
+                                                         FROM ps_visits WHERE region = 'r1' AND person IN (1000, 1)) s;
+EXECUTE ps_bin_9;
+-- The statement's k replaces the protection's.
+SET pgdp.rows_per_unit = 1;
+SELECT (h[10]).count AS bin_9_statement_k1 FROM (SELECT dp_histogram(minutes, 0, 90, 9, 1e9) AS h FROM ps_visits
+                                               WHERE region = 'r1' AND person IN (1000, 1)) s;
+RESET pgdp.rows_per_unit;
+RESET SESSION AUTHORIZATION;
+-- Changing the protection's k: a statement prepared before is planned again with the new k.
+SELECT relation, rows_per_unit FROM pgdp.protect('ps_visits', 'person', max_groups_contributed => 2, rows_per_unit => 1);
+SET SESSION AUTHORIZATION ps_analyst;
+EXECUTE ps_bin_9;
+DEALLOCATE ps_bin_9;
+RESET SESSION AUTHORIZATION;
+-- Out of range or NULL: refused by pgdp.protect (the catalog keeps 1 <= k <= 1024 too).
+\set VERBOSITY sqlstate
+SELECT pgdp.protect('ps_visits', 'person', 2, rows_per_unit => 0);
+SELECT pgdp.protect('ps_visits', 'person', 2, rows_per_unit => 1025);
+SELECT pgdp.protect('ps_visits', 'person', 2, rows_per_unit => NULL);
+UPDATE pgdp.protected_relations SET rows_per_unit = 0 WHERE relation = 'ps_visits'::regclass;
+\set VERBOSITY default
+SELECT pgdp.protect('ps_visits', 'person', 2, rows_per_unit => 0);
+SELECT relation, rows_per_unit FROM pgdp.protections WHERE relation = 'ps_visits'::regclass;
 
 SET client_min_messages = warning;
 DELETE FROM pgdp.release_cache;

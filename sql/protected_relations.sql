@@ -271,7 +271,7 @@ SELECT b.releases - a.releases AS new_releases FROM pgdp.my_budget b, prot_budge
 RESET SESSION AUTHORIZATION;
 -- Revoking the admin takes the functions away.
 SELECT pgdp.revoke_admin('prot_admin');
-SELECT has_function_privilege('prot_admin', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS admin_protects;
+SELECT has_function_privilege('prot_admin', 'pgdp.protect(regclass, name, int, name, int)', 'EXECUTE') AS admin_protects;
 
 SET client_min_messages = warning;
 DROP TABLE prot_sales, prot_regions, prot_other, prot_events, prot_temp CASCADE;

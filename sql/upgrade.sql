@@ -334,13 +334,13 @@ SELECT has_function_privilege('upgrade_admin', 'pgdp.refresh(regclass)', 'EXECUT
        has_function_privilege('upgrade_admin', 'pgdp.purge_cache(interval, regclass)', 'EXECUTE') AS admin_purges,
        has_table_privilege('upgrade_admin', 'pgdp.release_cache', 'SELECT') AS admin_reads_cache,
        has_function_privilege('upgrade_basic', 'pgdp.refresh(regclass)', 'EXECUTE') AS analyst_refreshes;
--- An admin designated before 0.6 may protect relations and declare them public after the update;
+-- An admin designated before 0.6 may protect relations (0.13: with the 5-argument pgdp.protect) and declare them public after the update;
 -- an analyst may not (0.6).
-SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS admin_protects,
+SELECT has_function_privilege('upgrade_admin', 'pgdp.protect(regclass, name, int, name, int)', 'EXECUTE') AS admin_protects,
        has_function_privilege('upgrade_admin', 'pgdp.unprotect(regclass)', 'EXECUTE') AS admin_unprotects,
        has_function_privilege('upgrade_admin', 'pgdp.declare_public(regclass)', 'EXECUTE') AS admin_declares,
        has_function_privilege('upgrade_admin', 'pgdp.undeclare_public(regclass)', 'EXECUTE') AS admin_undeclares,
-       has_function_privilege('upgrade_basic', 'pgdp.protect(regclass, name, int, name)', 'EXECUTE') AS analyst_protects,
+       has_function_privilege('upgrade_basic', 'pgdp.protect(regclass, name, int, name, int)', 'EXECUTE') AS analyst_protects,
        has_table_privilege('upgrade_basic', 'pgdp.protections', 'SELECT') AS analyst_reads_protections;
 -- pg_dump keeps budgets, charges, the charge id sequence and the protected and public relations
 -- (0.6), and nothing else.

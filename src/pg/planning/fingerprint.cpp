@@ -90,10 +90,11 @@ bool fingerprint_statement(Query* parse, const ReleaseQuery& analysis, Statement
         add_bytes(hash, &function, sizeof(function));
         add_bytes(hash, &version, sizeof(version));
     }
-    // pgdp.rows_per_unit changes what a person-level histogram or quantile release is (k = 1, its
-    // default, adds nothing: such fingerprints are those of before the setting).
+    // pgdp.rows_per_unit changes what a person-level histogram or quantile release is (0, its
+    // default, adds nothing: k is then the protection's, which, like m, a cached answer made
+    // before the protection changed is not keyed on: docs/privacy.md "The release cache").
     const int rows_per_unit = person_level_rows_per_unit();
-    if (rows_per_unit != 1) add_bytes(hash, &rows_per_unit, sizeof(rows_per_unit));
+    if (rows_per_unit != 0) add_bytes(hash, &rows_per_unit, sizeof(rows_per_unit));
     end_sha256(hash, fingerprint->bytes);
     fingerprint->shareable = !calls.not_shareable;
     pfree(text);

@@ -374,8 +374,9 @@ void order_by_keys(Query* level, const char* name) {
 // ---- the row-capped statistics (dp_histogram, the quantiles, dp_count_distinct) ---------------
 
 // pgdp.rows_per_unit: k, the rows one unit keeps per group for dp_histogram and the quantiles
-// (dp_count_distinct: its distinct values per group), read when the statement is planned.
-int rows_per_unit_setting = 1;
+// (dp_count_distinct: its distinct values per group), read when the statement is planned; 0 (the
+// default): the protection's rows_per_unit.
+int rows_per_unit_setting = 0;
 
 // A window function call of a built-in (row_number, first_value, count(*), a partial aggregate).
 WindowFunc* window_call(Oid function, Oid type, List* arguments, Index winref, bool aggregate, Expr* filter) {
@@ -530,9 +531,8 @@ struct CappedCall {
 //      call marked with m and its k (plan_marks.hpp).
 // Every added expression is a built-in that cannot fail on any row: row_number, first_value,
 // count(*), int8 comparisons, pgdp.bounding_rank(), sum/avg as in level 1 (unit_partial).
-void rewrite_capped_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
-                          const char* name) {
-    const int k = rows_per_unit_setting;
+void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List* calls,
+                          const LevelShape& shape, const char* name) {
     const bool grouped = shape.form != GroupForm::Ungrouped;
     const int m = grouped ? m_protected : 1;
     const int key_count = list_length(shape.keys);
@@ -757,11 +757,12 @@ bool has_row_capped_call(List* calls) {
     return false;
 }
 
-// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit.
-void rewrite_level(Query* level, Expr* unit, int m_protected, List* calls, const LevelShape& shape,
+// Rewrites the level into levels 1-3: `unit` is its privacy unit expression, m its groups per unit,
+// k the rows (distinct values) per unit and group of the row-capped statistics.
+void rewrite_level(Query* level, Expr* unit, int m_protected, int k, List* calls, const LevelShape& shape,
                    const char* name) {
     if (has_row_capped_call(calls)) {
-        rewrite_capped_level(level, unit, m_protected, calls, shape, name);
+        rewrite_capped_level(level, unit, m_protected, k, calls, shape, name);
         return;
     }
     int unit_column = 0;
@@ -875,6 +876,7 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
         refuse_parameters_over_rows(call);
     }
     int m = 0;
+    int k = 0;
     foreach (cell, entries) {
         auto* entry = static_cast<ProtectedEntry*>(lfirst(cell));
         if (entry->protection.unit_column == InvalidAttrNumber) {
@@ -897,7 +899,15 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
         // Several protections: the smallest m keeps every owner's bound.
         m = m == 0 ? entry->protection.max_groups
                    : std::min(m, static_cast<int>(entry->protection.max_groups));
+        // The same for k (the catalog's CHECK keeps it in [1, 1024]; anything else is refused).
+        const int rows = entry->protection.rows_per_unit;
+        if (rows < 1 || rows > kMaxMarkedRowsPerUnit)
+            refuse_person_level_release(name, "The protection's rows_per_unit is outside [1, 1024].");
+        k = k == 0 ? rows : std::min(k, rows);
     }
+    // The statement's own k (pgdp.rows_per_unit), when set, replaces the protections': any k is
+    // private (the noise is calibrated for it); it trades dropped rows against noise.
+    if (rows_per_unit_setting > 0) k = rows_per_unit_setting;
     Expr* unit =
         list_length(entries) == 1 ? (Expr*)copyObjectImpl(first->unit) : joined_unit(level, entries, name);
     const LevelShape shape = shape_of(level, name);
@@ -929,7 +939,7 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
         refuse_person_level_release(
             name, "Columns outside the aggregates that are not GROUP BY keys are not supported.");
     }
-    rewrite_level(level, unit, m, calls, shape, name);
+    rewrite_level(level, unit, m, k, calls, shape, name);
     foreach (cell, dp_only) *marks = lappend(*marks, dp_access_mark(lfirst_oid(cell)));
     // One mark per protected entry read (the executor start counts them).
     foreach (cell, entries) {
@@ -947,11 +957,11 @@ void define_person_level_settings() {
     DefineCustomIntVariable(
         "pgdp.rows_per_unit",
         "Rows one privacy unit keeps per group in person-level dp_histogram and quantiles "
-        "(dp_count_distinct: "
-        "distinct values).",
+        "(dp_count_distinct: distinct values); 0: the protection's rows_per_unit.",
         "Each unit's rows beyond it are dropped at random before the release, whose noise grows in "
-        "proportion to it (docs/privacy.md). Read when the statement is planned.",
-        &rows_per_unit_setting, 1, 1, kMaxMarkedRowsPerUnit, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+        "proportion to it (docs/privacy.md). Read when the statement is planned. 0 (the default) "
+        "uses the rows_per_unit declared with pgdp.protect (the smallest of the relations joined).",
+        &rows_per_unit_setting, 0, 0, kMaxMarkedRowsPerUnit, PGC_USERSET, 0, nullptr, nullptr, nullptr);
 }
 
 int person_level_rows_per_unit() { return rows_per_unit_setting; }

@@ -69,11 +69,13 @@ uint32 protection_hash(const Protection& protection) {
         NameData unit;
         int32 max_groups;
         NameData kind;
+        int32 rows_per_unit;
     } key{};
     key.root = protection.root;
     std::memcpy(&key.unit, &protection.unit_name, sizeof(NameData));
     key.max_groups = protection.max_groups;
     std::memcpy(&key.kind, &protection.unit_kind, sizeof(NameData));
+    key.rows_per_unit = protection.rows_per_unit;
     return hash_bytes(reinterpret_cast<const unsigned char*>(&key), sizeof key);
 }
 

@@ -28,7 +28,7 @@ struct ProtectionCatalog;
 // The cache id of each kind of item (its hashValue holds the payload named here).
 enum class PlanMark : int {
     // The person-level rewrite (person_level.cpp), one per protected entry of a rewritten level:
-    // protection_hash of the protection (relation, privacy unit, m, unit kind) it rewrote for.
+    // protection_hash of the protection (relation, privacy unit, m, unit kind, k) it rewrote for.
     ProtectionRewritten = -1,
     // Once per rewritten plan: the number of those entries (the plan may read protected
     // relations nowhere else, per scan, not only per protection).
