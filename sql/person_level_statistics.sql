@@ -238,6 +238,29 @@ SET SESSION AUTHORIZATION ps_analyst;
 EXECUTE ps_bin_9;
 DEALLOCATE ps_bin_9;
 RESET SESSION AUTHORIZATION;
+-- Protected relations joined on their units: the smallest k (unit 1000's 1000 joined rows at 85
+-- count min(3, 5) = 3 times, then min(3, 2) = 2).
+SET client_min_messages = warning;
+CREATE TABLE ps_tags (person int, tag int);
+INSERT INTO ps_tags VALUES (1000, 1), (1, 1);
+GRANT SELECT ON ps_tags TO ps_analyst;
+RESET client_min_messages;
+SELECT relation, rows_per_unit FROM pgdp.protect('ps_visits', 'person', 2, 'person', rows_per_unit => 3);
+SELECT relation, rows_per_unit FROM pgdp.protect('ps_tags', 'person', 2, 'person', rows_per_unit => 5);
+SET SESSION AUTHORIZATION ps_analyst;
+SELECT (h[10]).count AS bin_9_smallest_k FROM (SELECT dp_histogram(v.minutes, 0, 90, 9, 1e9) AS h
+                                             FROM ps_visits v JOIN ps_tags t ON t.person = v.person
+                                             WHERE v.region = 'r1') s;
+RESET SESSION AUTHORIZATION;
+SELECT relation, rows_per_unit FROM pgdp.protect('ps_tags', 'person', 2, 'person', rows_per_unit => 2);
+SET SESSION AUTHORIZATION ps_analyst;
+SELECT (h[10]).count AS bin_9_smallest_k FROM (SELECT dp_histogram(v.minutes, 0, 90, 9, 1e9) AS h
+                                             FROM ps_visits v JOIN ps_tags t ON t.person = v.person
+                                             WHERE v.region = 'r1') s;
+RESET SESSION AUTHORIZATION;
+SELECT pgdp.unprotect('ps_tags');
+DROP TABLE ps_tags;
+SELECT relation, rows_per_unit FROM pgdp.protect('ps_visits', 'person', 2, rows_per_unit => 1);
 -- Out of range or NULL: refused by pgdp.protect (the catalog keeps 1 <= k <= 1024 too).
 \set VERBOSITY sqlstate
 SELECT pgdp.protect('ps_visits', 'person', 2, rows_per_unit => 0);
