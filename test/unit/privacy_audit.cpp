@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include <boost/math/distributions/beta.hpp>
+#include <boost/math/distributions/normal.hpp>
 
 namespace pgdp_test {
 
@@ -107,6 +108,58 @@ AuditResult epsilon_lower_bound(std::vector<double> on_d, std::vector<double> on
         }
     }
     return result;
+}
+
+MuAuditResult mu_lower_bound(std::vector<double> on_d, std::vector<double> on_d_prime,
+                             const std::vector<double>& thresholds, double failure_probability) {
+    const SortedReleases d(std::move(on_d));
+    const SortedReleases d_prime(std::move(on_d_prime));
+    if (d.size() == 0 || d_prime.size() == 0) throw std::invalid_argument("no releases to audit");
+    const boost::math::normal_distribution<double> standard;
+    MuAuditResult result;
+    result.events = 2 * thresholds.size();
+    const double level =
+        failure_probability / (4.0 * static_cast<double>(std::max<std::size_t>(result.events, 1)));
+    result.releases_per_side = std::min(d.size(), d_prime.size());
+    for (double threshold : thresholds) {
+        for (bool above : {true, false}) {
+            const AuditEvent event{threshold, above};
+            const std::size_t hits_d = d.hits(event);
+            const std::size_t hits_d_prime = d_prime.hits(event);
+            for (bool d_prime_likelier : {true, false}) {
+                const double lower = clopper_pearson_lower(d_prime_likelier ? hits_d_prime : hits_d,
+                                                           (d_prime_likelier ? d_prime : d).size(), level);
+                const double upper = clopper_pearson_upper(d_prime_likelier ? hits_d : hits_d_prime,
+                                                           (d_prime_likelier ? d : d_prime).size(), level);
+                if (lower <= 0.0 || upper >= 1.0) continue;
+                const double mu =
+                    boost::math::quantile(standard, lower) - boost::math::quantile(standard, upper);
+                if (mu > result.mu_lower_bound) {
+                    result.mu_lower_bound = mu;
+                    result.witness = AuditWitness{event, d_prime_likelier, lower, upper};
+                }
+            }
+        }
+    }
+    return result;
+}
+
+void expect_mu_audit_within(const std::string& name, const MuAuditResult& result, double declared_mu,
+                            double power_fraction) {
+    std::ostringstream out;
+    out.precision(4);
+    out << "[audit] " << name << ": mu_lb " << result.mu_lower_bound << " of declared " << declared_mu << " ("
+        << 100.0 * result.mu_lower_bound / declared_mu << "%)";
+    const AuditWitness& w = result.witness;
+    if (result.mu_lower_bound > 0.0) {
+        out << ", event {M " << (w.event.above ? ">" : "<") << " " << w.event.threshold << "}: P["
+            << (w.d_prime_likelier ? "D'" : "D") << "] >= " << w.likely_lower << ", P["
+            << (w.d_prime_likelier ? "D" : "D'") << "] <= " << w.unlikely_upper;
+    }
+    out << "; " << result.events << " events, " << result.releases_per_side << " releases per side";
+    std::cout << out.str() << "\n";
+    EXPECT_LE(result.mu_lower_bound, declared_mu) << out.str();
+    EXPECT_GE(result.mu_lower_bound, power_fraction * declared_mu) << out.str();
 }
 
 std::string describe_audit(const std::string& name, const AuditResult& result, double declared_epsilon) {
