@@ -1,8 +1,8 @@
 // The privacy auditor itself (unit/privacy_audit.hpp): its Clopper-Pearson bounds against the
 // binomial law summed here directly and against their closed forms at 0 and n hits, the
 // thresholds fixed by the pilot, and that it finds no evidence between identical mechanisms (true
-// epsilon 0). That it catches a leak: PrivacyAuditor.CatchesASumPlannedAtHalfItsSensitivity in
-// test_privacy_audit_aggregates.cpp.
+// epsilon 0), and its mu bound on a discrete Gaussian of known mu. That it catches a leak:
+// PrivacyAuditor.CatchesASumPlannedAtHalfItsSensitivity in test_privacy_audit_aggregates.cpp.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/exact_sampling.hpp"
 #include "core/release_plan.hpp"
 #include "unit/privacy_audit.hpp"
 
@@ -104,6 +105,22 @@ TEST(PrivacyAuditor, AuditsAReleaseWithAtoms) {
     EXPECT_EQ(pgdp_test::audit_thresholds(pilot, settings), (std::vector<double>{-1, 0, 1}));
     pgdp_test::expect_audit_within("clamped discrete laplace (atoms -1, 0, 1) eps=1",
                                    audit_mechanism(release, 0, 1, 0.0, settings), epsilon, 0.8);
+}
+
+// mu_lower_bound on the discrete Gaussian of sigma 20 shifted by 6 (mu = 0.3; at sigma 20 the
+// discrete law's trade-off is the continuous one's up to terms in exp(-2 pi^2 sigma^2)): at most
+// 0.3 and most of it; shifted by 9 (mu 0.45) against a declared 0.3 it is above 0.3: caught.
+TEST(PrivacyAuditor, BoundsTheMuOfAGaussian) {
+    const pgdp::Rational sigma2(400);
+    const auto release = [&](int shift, RandomSource& random) {
+        return static_cast<double>(shift) +
+               pgdp::sample_discrete_gaussian(sigma2, random).convert_to<double>();
+    };
+    const AuditSettings settings = pgdp_test::audit_settings_with(200000);
+    pgdp_test::expect_mu_audit_within("discrete gaussian sigma=20 shift 6 (mu 0.3)",
+                                      pgdp_test::audit_mechanism_mu(release, 0, 6, settings), 0.3, 0.85);
+    const auto leaky = pgdp_test::audit_mechanism_mu(release, 0, 9, settings);
+    EXPECT_GT(leaky.mu_lower_bound, 0.3) << "mu 0.45 not told from a declared 0.3: " << leaky.mu_lower_bound;
 }
 
 }  // namespace
