@@ -114,6 +114,28 @@ FROM (SELECT g, dp_sum_ci(v, NULL, NULL, 1e9, 0.05) AS s FROM cb_sales GROUP BY 
      JOIN (SELECT g, sum(v) AS total FROM cb_sales GROUP BY g) sums USING (g), cb_expected e
 ORDER BY g;
 
+-- Parallel plans: the workers' binned sums merge exactly, the same bounds and value as serial.
+RESET SESSION AUTHORIZATION;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT g, dp_sum_ci(d, NULL, NULL, 1e9, 0.05) FROM cb_sales GROUP BY g;
+SET SESSION AUTHORIZATION cb_analyst;
+SELECT g, (s).lower_bound = e.lower_bound AND (s).upper_bound = e.upper_bound AS bounds_estimated,
+       abs((s).value - sums.total) < 1e-3 AS sum_at_them
+FROM (SELECT g, dp_sum_ci(d, NULL, NULL, 1e9, 0.05) AS s FROM cb_sales GROUP BY g) x
+     JOIN (SELECT g, sum(d) FILTER (WHERE d <> 'NaN') AS total FROM cb_sales GROUP BY g) sums USING (g), cb_expected e
+ORDER BY g;
+RESET SESSION AUTHORIZATION;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+SET SESSION AUTHORIZATION cb_analyst;
+
 -- Bind parameters in generic plans: NULL, one NULL and numbers through the same statement, each
 -- reporting its own bounds.
 SET plan_cache_mode = force_generic_plan;
