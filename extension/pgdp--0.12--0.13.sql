@@ -133,3 +133,11 @@ BEGIN
     EXECUTE format('REVOKE SELECT ON pgdp.budget_status, pgdp.ledger FROM %s', role);
 END $$;
 -- ---- end of the k block ----------------------------------------------------------------------
+
+-- =============================================================================================
+-- The *_ci forms report the bounds used (issue 24 part 5; docs/privacy.md "Bounds the analyst
+-- need not guess"): dp_release gains the clamping bounds of the release, the given ones or those
+-- estimated for NULL bounds (dp_sum_ci and dp_mean_ci accept NULL bounds since 0.13); NULL for
+-- dp_count_ci. A release cached before the update is answered afresh once (release_cache.cpp
+-- reports_have_current_fields).
+ALTER TYPE dp_release ADD ATTRIBUTE lower_bound float8, ADD ATTRIBUTE upper_bound float8;

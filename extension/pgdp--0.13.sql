@@ -135,9 +135,12 @@ AS 'MODULE_PATHNAME', 'pgdp_stddev_final' LANGUAGE C PARALLEL SAFE;
 -- contains the exact (clamped) value with probability >= 1 - alpha, the noise's standard
 -- deviation, alpha and the mechanism actually used ('auto' resolved). Computed from the noisy
 -- value and public parameters only. Since 0.8 also the epsilon and delta the release was charged
--- and whether it came from the release cache (a report per release for dashboards).
+-- and whether it came from the release cache (a report per release for dashboards). Since 0.13
+-- also the clamping bounds the release used: the given ones, or those estimated for NULL bounds
+-- (a DP output: docs/privacy.md "Bounds the analyst need not guess"); NULL for dp_count_ci.
 CREATE TYPE dp_release AS (value float8, ci_lower float8, ci_upper float8, noise_sd float8,
-                           alpha float8, mechanism text, epsilon float8, delta float8, from_cache boolean);
+                           alpha float8, mechanism text, epsilon float8, delta float8, from_cache boolean,
+                           lower_bound float8, upper_bound float8);
 COMMENT ON TYPE dp_release IS 'A differentially private release with its (1 - alpha) interval and noise scale';
 
 CREATE FUNCTION pgdp_sum_ci_final(internal) RETURNS dp_release

@@ -361,3 +361,29 @@ SELECT pgdp.revoke_admin('upgrade_admin');
 -- (from PostgreSQL 17 the initial privileges the update recorded for the admin depend on the role)
 DROP OWNED BY upgrade_basic, upgrade_gauss, upgrade_admin;
 DROP ROLE upgrade_basic, upgrade_gauss, upgrade_admin;
+
+-- A release cached by 0.12 (a dp_release of nine fields) is not answered as 0.13's (eleven, with
+-- the bounds used): the first run after the update is a new release, charged, which replaces the
+-- stored one; the run after it is that release again. Never an error.
+SET client_min_messages = warning;
+DROP EXTENSION pgdp CASCADE;
+RESET client_min_messages;
+CREATE EXTENSION pgdp VERSION '0.12';
+SELECT epsilon_limit FROM pgdp.set_budget(session_user::regrole, 1e18, 0.99);
+CREATE TABLE upgrade_cached (v int4);
+INSERT INTO upgrade_cached SELECT i % 7 FROM generate_series(1, 100) i;
+SELECT relation FROM pgdp.set_refresh_policy('upgrade_cached');
+SELECT dp_sum_ci(v, 0, 10, 1, 0.05) AS r FROM upgrade_cached \gset old_
+SELECT dp_sum_ci(v, 0, 10, 1, 0.05) AS r FROM upgrade_cached \gset old_again_
+SELECT (:'old_again_r'::dp_release).from_cache AS cached_by_012, (SELECT count(*) FROM pgdp.my_ledger) AS charges_012;
+ALTER EXTENSION pgdp UPDATE;
+SELECT dp_sum_ci(v, 0, 10, 1, 0.05) AS r FROM upgrade_cached \gset new_
+SELECT dp_sum_ci(v, 0, 10, 1, 0.05) AS r FROM upgrade_cached \gset again_
+SELECT n.from_cache AS first_from_cache, n.lower_bound, n.upper_bound, a.from_cache AS again_from_cache,
+       a.value = n.value AND a.ci_lower = n.ci_lower AND a.lower_bound = n.lower_bound
+           AND a.upper_bound = n.upper_bound AS again_the_same,
+       (SELECT count(*) FROM pgdp.my_ledger) AS charges_013
+FROM (SELECT (:'new_r'::dp_release).*) n, (SELECT (:'again_r'::dp_release).*) a;
+DROP TABLE upgrade_cached;
+DELETE FROM pgdp.data_epochs;
+DELETE FROM pgdp.release_cache;

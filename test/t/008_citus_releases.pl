@@ -170,13 +170,14 @@ is( charged_once(
 	'join with a co-located distributed table: exact');
 
 is( charged_once(
-		q{SELECT round((c).value), (c).mechanism, round((m).value::numeric, 3) FROM
+		q{SELECT round((c).value), (c).mechanism, round((m).value::numeric, 3),
+		         (c).lower_bound IS NULL AND (c).upper_bound IS NULL, (m).lower_bound, (m).upper_bound FROM
 		  (SELECT dp_count_ci(1e6, 1e-9, 'gaussian', 0.05) AS c, dp_mean_ci(price, 0, 250, 1e6, 1e-9, 'gaussian', 0.05) AS m
 		   FROM sales) x},
 		2, '*_ci forms'),
 	$cluster->sql('coordinator',
-		q{SELECT count(*), 'gaussian', round(avg(price)::numeric, 3) FROM sales}),
-	'dp_count_ci and dp_mean_ci: exact values and the mechanism');
+		q{SELECT count(*), 'gaussian', round(avg(price)::numeric, 3), true, 0::float8, 250::float8 FROM sales}),
+	'dp_count_ci and dp_mean_ci: exact values, the mechanism and the bounds used (none for the count)');
 
 {
 	# dp_variance and dp_stddev (0.11): the workers also sum each row's centred square
@@ -385,6 +386,12 @@ for my $form (@forms)
 	refused_uncharged('analyst', 'coordinator',
 		q{SELECT region, dp_mean(price, 0, NULL, 1e6) FROM sales GROUP BY region},
 		'0A000', 'dp_mean with a NULL bound over a distributed table, grouped');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT dp_sum_ci(amount, NULL, NULL, 1e6, 0.05) FROM sales},
+		'0A000', 'dp_sum_ci with NULL bounds over a distributed table');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT region, dp_mean_ci(price, NULL, 100, 1e6, 0.05) FROM sales GROUP BY region},
+		'0A000', 'dp_mean_ci with a NULL bound over a distributed table, grouped');
 	my $shard = $cluster->sql('coordinator',
 		q{SELECT shard_name FROM citus_shards WHERE table_name = 'sales'::regclass AND nodeport = }
 		  . $cluster->node('worker1')->port . ' LIMIT 1');
@@ -633,8 +640,9 @@ EXECUTE shape(250, 2, 5);},
 		GROUP BY r.name ORDER BY r.name};
 	my $first = charged_once($panel, 1, 'a Citus panel with data epochs, first run');
 	my $second = charged_once($panel, 0, 'the same panel again');
-	is($second =~ s/,t\)/,f)/gr, $first, 'the repeat is the stored answer (dp_release marked from_cache)');
-	like($second, qr/,t\)/, 'from_cache is true in the repeated dp_release values');
+	# from_cache is the 9th field, before the bounds used (0.13), NULL for dp_count_ci.
+	is($second =~ s/,t,,\)/,f,,)/gr, $first, 'the repeat is the stored answer (dp_release marked from_cache)');
+	like($second, qr/,t,,\)/, 'from_cache is true in the repeated dp_release values');
 	$cluster->sql('coordinator', 'REVOKE SELECT ON sales FROM analyst');
 	refused_uncharged('analyst', 'coordinator', $panel, '42501',
 		'the cached Citus panel after SELECT on the distributed table was revoked');

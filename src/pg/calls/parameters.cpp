@@ -117,7 +117,8 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 }
 
 // NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum and
-// dp_mean over local rows; every other call with a NULL bound is refused here, before the charge.
+// dp_mean and (0.13, which report the bounds used) dp_sum_ci and dp_mean_ci over local rows;
+// every other call with a NULL bound is refused here, before the charge.
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
@@ -127,13 +128,6 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
                 (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
                  errdetail("Only dp_sum and dp_mean estimate NULL bounds; %s does not yet.", identity.name),
                  errhint("Pass a number for %s.", name)));
-    }
-    if (identity.with_interval) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
-                        errdetail("The *_ci forms do not yet report the bounds they would use."),
-                        errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name,
-                                identity.kind == AggregateKind::Sum ? "dp_sum" : "dp_mean")));
     }
     if (reads_partial_totals(aggref)) {
         ereport(

@@ -22,6 +22,7 @@ extern "C" {
 #include "common/cryptohash.h"
 #include "common/hashfn.h"
 #include "common/sha2.h"
+#include "port/pg_bswap.h"
 #include "executor/executor.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -238,6 +239,32 @@ bool make_key(QueryDesc* query, const StatementFingerprint& fingerprint, CacheKe
     return true;
 }
 
+bool is_release_report(Oid type);
+
+// A dp_release stored before the type gained fields (0.12's nine, before the bounds of 0.13) is
+// not this statement's answer: its binary form (a record's, which begins with its number of
+// fields) would not be received as the current type. It is answered afresh (and charged), and
+// the new release replaces the stored one.
+bool reports_have_current_fields(const ServedRows& served, TupleDesc result) {
+    for (int column = 0; column < result->natts; ++column) {
+        const Oid type = TupleDescAttr(result, column)->atttypid;
+        if (!is_release_report(type)) continue;
+        TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
+        const int fields = descriptor->natts;
+        ReleaseTupleDesc(descriptor);
+        for (int row = 0; row < served.rows; ++row) {
+            const int cell = row * served.columns + column;
+            if (served.cell_nulls[cell]) continue;
+            const bytea* bytes = DatumGetByteaPP(served.cells[cell]);
+            if (VARSIZE_ANY_EXHDR(bytes) < 4) return false;
+            uint32 stored = 0;
+            std::memcpy(&stored, VARDATA_ANY(bytes), 4);
+            if (static_cast<int>(pg_ntoh32(stored)) != fields) return false;
+        }
+    }
+    return true;
+}
+
 // The stored answer of the execution's key, which it then serves; false if none, expired, or
 // stored for other result columns.
 bool load_answer(QueryDesc* query, ReleaseExecution& execution) {
@@ -275,7 +302,6 @@ bool load_answer(QueryDesc* query, ReleaseExecution& execution) {
     for (int i = 0; i < type_count; ++i) {
         if (DatumGetObjectId(type_values[i]) != TupleDescAttr(result, i)->atttypid) return false;
     }
-    execution.cache = CacheMode::Serving;
     ServedRows& served = execution.served;
     MemoryContext old = MemoryContextSwitchTo(context);
     int cell_count = 0;
@@ -288,6 +314,8 @@ bool load_answer(QueryDesc* query, ReleaseExecution& execution) {
         ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("invalid pgdp release cache entry"),
                         errhint("An admin can remove it with pgdp.purge_cache().")));
     }
+    if (!reports_have_current_fields(served, result)) return false;
+    execution.cache = CacheMode::Serving;
     return true;
 }
 
@@ -321,7 +349,8 @@ bool take_first_request_lock(int32 lock_word) {
 // ---- serving --------------------------------------------------------------------------------
 
 // pgdp's own dp_release (the type of the extension's schema; another type of that name is not
-// it), which has from_cache as its 9th field since 0.8: true in answers from the cache.
+// it), which has from_cache as its 9th field since 0.8: true in answers from the cache (0.13 adds
+// the bounds after it; they are stored with the rest of the record).
 // The verdict for the type last asked about (the hit path asks per column and hit; the catalog
 // lookups behind it are for a changed type only). Reset by any pg_type change.
 Oid known_type = InvalidOid;
@@ -342,7 +371,7 @@ bool is_release_report(Oid type) {
     bool report = OidIsValid(extension) && getExtensionOfObject(TypeRelationId, type) == extension;
     if (report) {
         TupleDesc descriptor = lookup_rowtype_tupdesc(type, -1);
-        report = descriptor->natts == 9 && TupleDescAttr(descriptor, 8)->atttypid == BOOLOID &&
+        report = descriptor->natts >= 9 && TupleDescAttr(descriptor, 8)->atttypid == BOOLOID &&
                  std::strcmp(NameStr(TupleDescAttr(descriptor, 8)->attname), "from_cache") == 0;
         ReleaseTupleDesc(descriptor);
     }
@@ -359,8 +388,8 @@ Datum marked_from_cache(Datum record, Oid type) {
     ItemPointerSetInvalid(&tuple.t_self);
     tuple.t_tableOid = InvalidOid;
     tuple.t_data = header;
-    Datum values[9];
-    bool nulls[9];
+    Datum* values = static_cast<Datum*>(palloc(sizeof(Datum) * descriptor->natts));
+    bool* nulls = static_cast<bool*>(palloc(sizeof(bool) * descriptor->natts));
     heap_deform_tuple(&tuple, descriptor, values, nulls);
     values[8] = BoolGetDatum(true);
     nulls[8] = false;

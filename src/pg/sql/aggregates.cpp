@@ -259,11 +259,21 @@ const ClampedState* final_state(FunctionCallInfo fcinfo) {
     return PG_ARGISNULL(0) ? &empty : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
 }
 
-// The *_ci forms return a dp_release record: the release, its interval and noise, and (0.8) the
+// The clamping bounds a *_ci release used (dp_release's lower_bound and upper_bound, 0.13): the
+// given bounds or the estimated ones; none for dp_count_ci.
+struct ReportedBounds {
+    bool known;
+    double lower;
+    double upper;
+};
+
+// The *_ci forms return a dp_release record: the release, its interval and noise, (0.8) the
 // epsilon and delta it was charged and from_cache (false here; the release cache sets it when it
-// answers the stored row again). A 0.7 catalog's dp_release has the first six fields only.
+// answers the stored row again), and (0.13) the bounds it used. A 0.7 catalog's dp_release has
+// the first six fields only, a 0.8 to 0.12 one the first nine.
 Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& release, double alpha,
-                     pgdp::Mechanism mechanism, const pgdp::ReleaseCharge& charged) {
+                     pgdp::Mechanism mechanism, const pgdp::ReleaseCharge& charged,
+                     const ReportedBounds& bounds) {
     TupleDesc descriptor;
     if (get_call_result_type(fcinfo, nullptr, &descriptor) != TYPEFUNC_COMPOSITE) {
         ereport(ERROR,
@@ -271,17 +281,20 @@ Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& rele
     }
     descriptor = BlessTupleDesc(descriptor);
     const char* name = pgdp::mechanism_name(mechanism).data();  // a string literal
-    Datum values[9] = {Float8GetDatum(release.value),
-                       Float8GetDatum(release.ci_lower),
-                       Float8GetDatum(release.ci_upper),
-                       Float8GetDatum(release.noise_sd),
-                       Float8GetDatum(alpha),
-                       CStringGetTextDatum(name),
-                       Float8GetDatum(charged.epsilon),
-                       Float8GetDatum(charged.delta),
-                       BoolGetDatum(false)};
-    bool nulls[9] = {false, false, false, false, false, false, false, false, false};
-    if (descriptor->natts != 6 && descriptor->natts != 9) {
+    Datum values[11] = {Float8GetDatum(release.value),
+                        Float8GetDatum(release.ci_lower),
+                        Float8GetDatum(release.ci_upper),
+                        Float8GetDatum(release.noise_sd),
+                        Float8GetDatum(alpha),
+                        CStringGetTextDatum(name),
+                        Float8GetDatum(charged.epsilon),
+                        Float8GetDatum(charged.delta),
+                        BoolGetDatum(false),
+                        Float8GetDatum(bounds.lower),
+                        Float8GetDatum(bounds.upper)};
+    bool nulls[11] = {};
+    nulls[9] = nulls[10] = !bounds.known;
+    if (descriptor->natts != 6 && descriptor->natts != 9 && descriptor->natts != 11) {
         ereport(ERROR,
                 (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("dp_release has an unexpected number of fields"),
                  errhint("ALTER EXTENSION pgdp UPDATE.")));
@@ -313,7 +326,17 @@ Datum finish_estimated(FunctionCallInfo fcinfo, const AggregateIdentity& identit
     parameters.mechanism = site.plan.main().mechanism;
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     pgdp::EstimatedBoundsRelease release;
-    PGDP_GUARDED(release = pgdp::release_with_estimated_bounds(identity.kind, parameters, sums, random));
+    pgdp::ReleaseCharge charged{};
+    PGDP_GUARDED({
+        release = pgdp::release_with_estimated_bounds(identity.kind, parameters, sums, random);
+        if (identity.with_interval) charged = pgdp::release_charge(site.parameters.privacy, site.plan);
+    });
+    if (identity.with_interval) {
+        // The interval is the release's at the bounds it used, which are reported with it
+        // (post-processing of the bounds stage: docs/privacy.md "Bounds the analyst need not guess").
+        return release_record(fcinfo, release.release, parameters.alpha, site.plan.main().mechanism, charged,
+                              ReportedBounds{true, release.bounds.lower, release.bounds.upper});
+    }
     return typed_value(release.release, site.parameters.value_type, identity.kind);
 }
 
@@ -337,8 +360,11 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
         }
     });
     if (identity.kind == AggregateKind::Selection) return BoolGetDatum(keep);
-    if (identity.with_interval)
-        return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism, charged);
+    if (identity.with_interval) {
+        const bool bounded = identity.kind != AggregateKind::Count;  // dp_count_ci reads no value
+        return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism, charged,
+                              ReportedBounds{bounded, parameters.lower, parameters.upper});
+    }
     return typed_value(release, site.parameters.value_type, identity.kind);
 }
 
