@@ -75,7 +75,7 @@ QuantileTreeState empty_quantile_tree(double lower, double upper);
 // min(65535, floor((clamp(value) - lower) / (upper - lower) * 65536)).
 std::uint32_t quantile_leaf(double value, double lower, double upper);
 
-// ---- The log-linear leaf map (a NULL bound; docs/statistics/quantiles.md section 4) ----
+// ---- The log-linear leaf map (a NULL bound; docs/statistics/quantiles.md section 7) ----
 // Values are clamped to [-2^64, 2^64]. A magnitude a in [2^k, 2^(k+1)), k in -63..63, lies in one
 // of 256 equal sub-leaves of its binade, chosen by the top 8 bits of its mantissa: leaf
 // 32769 + 256 (k + 63) + those bits (2^64 itself in the top leaf, 65280, closed above); a
