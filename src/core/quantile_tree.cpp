@@ -184,8 +184,8 @@ double log_leaf_value(double position) {
     const auto leaf = static_cast<std::uint32_t>(position);
     const double fraction = std::min(std::max(position - leaf, 0.0), 1.0);
     const LeafInterval interval = log_leaf_interval(leaf);
-    // The width is a power of two times an integer below 2^9: the product is exact, and the sum
-    // rounds monotonically, within [lower, upper].
+    // The width is a power of two: the product is exact, and the sum rounds monotonically, at
+    // most to upper.
     return std::min(interval.lower + fraction * (interval.upper - interval.lower), interval.upper);
 }
 

@@ -1,10 +1,10 @@
 // The state of a differentially private quantile aggregate: the quantile tree of Google's
 // differential-privacy library (cc/algorithms/quantile-tree.h; the write-up
 // common_docs/Differentially_Private_Quantile_Trees.pdf), with its default shape: branching 16,
-// height 4, so [lower, upper] is cut into 16^4 = 65536 equal leaves. A row is clamped to the
-// bounds and counted in one leaf; the count of any inner node is the sum of its leaves, so the
-// state keeps the leaf counts only. Releasing (noise on node counts, the descent) is
-// core/quantile_release.hpp.
+// height 4, so [lower, upper] is cut into 16^4 = 65536 equal leaves (with a NULL bound, the
+// log-linear map below cuts [-2^64, 2^64] instead). A row is clamped to the bounds and counted in
+// one leaf; the count of any inner node is the sum of its leaves, so the state keeps the leaf
+// counts only. Releasing (noise on node counts, the descent) is core/quantile_release.hpp.
 //
 // The state is plain data (trivially copyable, no constructor or destructor): the shim keeps it
 // in PostgreSQL's aggregate memory context, whose allocator it passes as a StateMemory, and
