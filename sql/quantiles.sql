@@ -114,7 +114,7 @@ FROM (VALUES ('dp_quantile(salary, 0, 100, 1.5, 1)'), ('dp_quantile(salary, 0, 1
              ('dp_quantile(salary, 0, 100, ''NaN'', 1)'), ('dp_quantile(salary, 0, 100, NULL, 1)'),
              ('dp_quantiles(salary, 0, 100, ARRAY[]::float8[], 1)'), ('dp_quantiles(salary, 0, 100, ARRAY[0.5, NULL], 1)'),
              ('dp_quantiles(salary, 0, 100, array_fill(0.5::float8, ARRAY[1001]), 1)'),
-             ('dp_median(salary, 100, 0, 1)'), ('dp_median(salary, 0, ''Infinity'', 1)'), ('dp_median(salary, NULL, 100, 1)'),
+             ('dp_median(salary, 100, 0, 1)'), ('dp_median(salary, 0, ''Infinity'', 1)'), ('dp_median(salary, NULL, ''Infinity'', 1)'),
              ('dp_median(salary, 0, 100, 0)'), ('dp_median(salary, 0, 100, NULL)'), ('dp_median(salary, 0, 100, 1, 2, ''gaussian'')'),
              ('dp_median(salary, 0, 100, 1, 1e-6, ''exp'')'), ('dp_quantile(salary, 0, 100, salary / 1e6, 1)')) AS t(call);
 SELECT releases - :releases_before AS charged_by_bad_input FROM pgdp.my_budget;

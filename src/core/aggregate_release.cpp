@@ -145,8 +145,15 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
     }
     if (kind == AggregateKind::Quantiles) {
         // Bounds and mechanism are validated with the plan (plan_quantile_release: 'auto' picks the
-        // least node noise); epsilon and delta here, before the plan.
-        require_usable_bounds(given.lower, given.upper);
+        // least node noise); epsilon and delta here, before the plan. A NULL bound: the log-linear
+        // leaf map (quantile_parameters), a given bound next to it within +-2^63 as for dp_sum.
+        if (estimates_bounds(given)) {
+            require_estimable_bounds(kind, given);
+            if (given.estimate_lower) given.lower = 0.0;
+            if (given.estimate_upper) given.upper = 0.0;
+        } else {
+            require_usable_bounds(given.lower, given.upper);
+        }
         given.mechanism = parse_mechanism(mechanism_name);
         check_release_parameters(given.epsilon, given.delta, given.mechanism);
         given.alpha = 0.0;
@@ -182,7 +189,8 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
 }
 
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters) {
-    if (estimates_bounds(parameters)) {
+    // The quantiles need no bounds stage (quantile_parameters: the log-linear leaf map).
+    if (estimates_bounds(parameters) && kind != AggregateKind::Quantiles) {
         // The charge's plan (estimated_bounds_release.hpp): the release's share of the budget at the
         // widest bounds; the bounds stage's plan is checked here too, before the charge.
         BoundsParameters stage;
@@ -239,8 +247,11 @@ DistinctCountParameters distinct_count_parameters(const AggregateParameters& par
 
 QuantileParameters quantile_parameters(const AggregateParameters& parameters) {
     QuantileParameters quantiles;
-    quantiles.lower = parameters.lower;
-    quantiles.upper = parameters.upper;
+    // No bounds stage: a NULL bound selects the data-independent log-linear map over the whole
+    // clamped line (docs/privacy.md "Bounds the analyst need not guess: the quantiles").
+    quantiles.leaf_map = estimates_bounds(parameters) ? QuantileLeafMap::LogLinear : QuantileLeafMap::Linear;
+    quantiles.lower = parameters.estimate_lower ? -kLogLeafValueLimit : parameters.lower;
+    quantiles.upper = parameters.estimate_upper ? kLogLeafValueLimit : parameters.upper;
     quantiles.epsilon = parameters.epsilon;
     quantiles.delta = parameters.delta;
     quantiles.mechanism = parameters.mechanism;

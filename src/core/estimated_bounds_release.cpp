@@ -41,9 +41,9 @@ void require_given_bound(const char* name, double bound) {
 }  // namespace
 
 void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters) {
-    if (kind != AggregateKind::Sum && kind != AggregateKind::Mean) {
+    if (kind != AggregateKind::Sum && kind != AggregateKind::Mean && kind != AggregateKind::Quantiles) {
         throw ArgumentError(parameters.estimate_lower ? "lower" : "upper",
-                            "only dp_sum and dp_mean estimate NULL bounds", "Pass both bounds.");
+                            "only dp_sum, dp_mean and the quantiles accept NULL bounds", "Pass both bounds.");
     }
     if (!parameters.estimate_lower) require_given_bound("lower", parameters.lower);
     if (!parameters.estimate_upper) require_given_bound("upper", parameters.upper);

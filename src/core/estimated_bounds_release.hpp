@@ -18,7 +18,7 @@ namespace pgdp {
 constexpr double kLargestBoundNextToEstimate = 9223372036854775808.0;
 
 // Validates the given side(s) of a call with estimated bounds (finite, magnitude at most 2^63:
-// ArgumentError naming "lower" or "upper"). Sum and Mean only (ArgumentError otherwise).
+// ArgumentError naming "lower" or "upper"). Sum, Mean and the quantiles only (ArgumentError otherwise).
 void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters);
 
 // The parameters the charge is planned with: each estimated bound replaced by the widest the

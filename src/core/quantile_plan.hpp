@@ -4,11 +4,14 @@
 
 #include <cstdint>
 
+#include "core/quantile_tree.hpp"
 #include "core/release_plan.hpp"
 
 namespace pgdp {
 
 struct QuantileParameters {
+    // Linear: the call's bounds. LogLinear (leaf_map, a NULL bound): the clamping bounds, a given
+    // bound or -2^64 / 2^64 for a NULL one.
     double lower = 0.0;
     double upper = 0.0;
     double epsilon = 0.0;
@@ -16,6 +19,7 @@ struct QuantileParameters {
     Mechanism mechanism = Mechanism::Laplace;  // as requested (may be Auto)
     std::int64_t rows_per_unit = 1;     // r: rows one unit may add to a group (argument "rows_per_unit")
     std::uint32_t groups_per_unit = 1;  // m: groups one unit may change
+    QuantileLeafMap leaf_map = QuantileLeafMap::Linear;
 };
 
 // Plain data.
@@ -31,6 +35,7 @@ struct QuantilePlan {
     ReleasePlan nodes;
     std::uint32_t level_vectors;
     double noise_sd;  // standard deviation of one node's noise, in counts
+    QuantileLeafMap leaf_map;
 };
 
 }  // namespace pgdp

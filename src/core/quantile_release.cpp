@@ -165,8 +165,7 @@ double descend(NoisyTree& tree, const QuantilePlan& plan, double q) {
         index = index * kBranching + chosen;
         first_leaf += chosen * span;
     }
-    const double position = (first_leaf + fraction * span) / kQuantileTreeLeaves;
-    return std::min(std::max(plan.lower + position * (plan.upper - plan.lower), plan.lower), plan.upper);
+    return quantile_value_at(plan.leaf_map, plan.lower, plan.upper, first_leaf + fraction * span);
 }
 
 }  // namespace
@@ -187,12 +186,19 @@ void require_quantile_levels(const std::vector<double>& q) {
     }
 }
 
+QuantileTreeState empty_quantile_tree_for(const QuantileParameters& parameters) {
+    return parameters.leaf_map == QuantileLeafMap::Linear
+               ? empty_quantile_tree(parameters.lower, parameters.upper)
+               : empty_log_quantile_tree(parameters.lower, parameters.upper);
+}
+
 QuantilePlan plan_quantile_release(const QuantileParameters& parameters) {
-    (void)empty_quantile_tree(parameters.lower, parameters.upper);  // validates the bounds
+    (void)empty_quantile_tree_for(parameters);  // validates the bounds for the map
     check_release_parameters(parameters.epsilon, parameters.delta, parameters.mechanism);
     require_rows_per_unit("rows_per_unit", parameters.rows_per_unit);
     require_groups_per_unit(parameters.groups_per_unit);
     QuantilePlan plan{};
+    plan.leaf_map = parameters.leaf_map;
     plan.lower = parameters.lower;
     plan.upper = parameters.upper;
     plan.rows_per_unit = parameters.rows_per_unit;
@@ -209,8 +215,8 @@ QuantilePlan plan_quantile_release(const QuantileParameters& parameters) {
 std::vector<double> release_quantiles(const QuantilePlan& plan, const QuantileTreeState& state,
                                       const std::vector<double>& q, RandomSource& random) {
     require_quantile_levels(q);
-    if (state.lower != plan.lower || state.upper != plan.upper) {
-        throw std::invalid_argument("release_quantiles: the state's bounds are not the plan's");
+    if (state.map != plan.leaf_map || state.lower != plan.lower || state.upper != plan.upper) {
+        throw std::invalid_argument("release_quantiles: the state's leaf map or bounds are not the plan's");
     }
     NoisyTree tree(plan, state, random);
     // Increasing q, then a running maximum: monotone in q whatever the rounding

@@ -39,6 +39,10 @@ constexpr std::size_t kMaxQuantileLevels = 1000;
 // (docs/statistics/quantiles.md).
 constexpr double kQuantileNoiseThreshold = 0.0;
 
+// The empty state of the call's leaf map and bounds (validated: ArgumentError naming "lower" or
+// "upper").
+QuantileTreeState empty_quantile_tree_for(const QuantileParameters& parameters);
+
 // q: non-empty, at most kMaxQuantileLevels levels, each in [0, 1] (not NaN). ArgumentError("q").
 void require_quantile_levels(const std::vector<double>& q);
 
@@ -50,8 +54,8 @@ QuantilePlan plan_quantile_release(const QuantileParameters& parameters);
 
 // The quantiles at levels q (validated: require_quantile_levels) of one noisy tree: each in
 // [lower, upper], non-decreasing in q (post-processing), never NaN. At huge epsilon the result
-// for q lies in the leaf of percentile_disc(q) of the clamped values (the smallest value whose
-// share of rows at or below it is >= q).
+// for q lies in (the closure of) the leaf of percentile_disc(q) of the clamped values (the
+// smallest value whose share of rows at or below it is >= q), for either leaf map.
 std::vector<double> release_quantiles(const QuantilePlan& plan, const QuantileTreeState& state,
                                       const std::vector<double>& q, RandomSource& random);
 

@@ -39,6 +39,42 @@ void require_quantile_bounds(double lower, double upper) {
     }
 }
 
+void require_log_quantile_bounds(double lower, double upper) {
+    if (!(lower >= -kLogLeafValueLimit && lower < kLogLeafValueLimit)) {
+        throw ArgumentError("lower",
+                            "lower must lie in [-2^64, 2^64) when upper is NULL, got " + shown(lower),
+                            "Pass NULL for lower, or a finite bound of smaller magnitude.");
+    }
+    if (!(upper > lower && upper <= kLogLeafValueLimit)) {
+        throw ArgumentError("upper",
+                            "upper (" + shown(upper) + ") must lie above lower (" + shown(lower) +
+                                ") and within 2^64 when a bound is NULL",
+                            "Pass NULL for upper, or a finite bound above lower.");
+    }
+}
+
+// The leaf of a magnitude a in [0, 2^64] on the positive half (32768..65280).
+std::uint32_t positive_log_leaf(double magnitude) {
+    if (magnitude < std::ldexp(1.0, kLogLeafLowestExponent)) return kLogZeroLeaf;
+    if (magnitude >= kLogLeafValueLimit) return kLogLastUsedLeaf;
+    std::uint64_t bits;
+    std::memcpy(&bits, &magnitude, sizeof bits);
+    const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // a normal double here
+    const auto sub_leaf = static_cast<std::uint32_t>((bits >> 44) & 0xff);
+    return kLogZeroLeaf + 1 +
+           static_cast<std::uint32_t>(exponent - kLogLeafLowestExponent) * kLogLeavesPerBinade + sub_leaf;
+}
+
+// [lower, upper) of a positive leaf (32768..65280).
+LeafInterval positive_leaf_interval(std::uint32_t leaf) {
+    if (leaf == kLogZeroLeaf) return {0.0, std::ldexp(1.0, kLogLeafLowestExponent)};
+    const std::uint32_t index = leaf - kLogZeroLeaf - 1;
+    const int exponent = static_cast<int>(index / kLogLeavesPerBinade) + kLogLeafLowestExponent;
+    const int sub_leaf = static_cast<int>(index % kLogLeavesPerBinade);
+    return {std::ldexp(kLogLeavesPerBinade + sub_leaf, exponent - 8),
+            std::ldexp(kLogLeavesPerBinade + sub_leaf + 1, exponent - 8)};
+}
+
 // Fibonacci hashing of a leaf onto a table of 2^bits slots.
 std::uint32_t slot_of(std::uint32_t leaf, std::uint32_t capacity) {
     const int bits = __builtin_ctz(capacity);
@@ -127,15 +163,63 @@ std::uint32_t quantile_leaf(double value, double lower, double upper) {
     return std::min(static_cast<std::uint32_t>(position), kQuantileTreeLeaves - 1);
 }
 
+std::uint32_t log_quantile_leaf(double value) {
+    const double clamped = std::min(std::max(value, -kLogLeafValueLimit), kLogLeafValueLimit);
+    // -0 == 0 is +0's leaf; a negative value mirrors its magnitude's leaf.
+    return clamped < 0.0 ? kQuantileTreeLeaves - 1 - positive_log_leaf(-clamped) : positive_log_leaf(clamped);
+}
+
+LeafInterval log_leaf_interval(std::uint32_t leaf) {
+    if (leaf < kLogFirstUsedLeaf || leaf > kLogLastUsedLeaf) {
+        throw std::out_of_range("log_leaf_interval: leaf " + std::to_string(leaf) + " holds no value");
+    }
+    if (leaf >= kLogZeroLeaf) return positive_leaf_interval(leaf);
+    const LeafInterval mirrored = positive_leaf_interval(kQuantileTreeLeaves - 1 - leaf);
+    return {-mirrored.upper, -mirrored.lower};
+}
+
+double log_leaf_value(double position) {
+    if (!(position >= kLogFirstUsedLeaf)) return -kLogLeafValueLimit;  // below the used leaves (or NaN)
+    if (position >= kLogLastUsedLeaf + 1) return kLogLeafValueLimit;
+    const auto leaf = static_cast<std::uint32_t>(position);
+    const double fraction = std::min(std::max(position - leaf, 0.0), 1.0);
+    const LeafInterval interval = log_leaf_interval(leaf);
+    // The width is a power of two: the product is exact, and the sum rounds monotonically, at
+    // most to upper.
+    return std::min(interval.lower + fraction * (interval.upper - interval.lower), interval.upper);
+}
+
+QuantileTreeState empty_log_quantile_tree(double lower, double upper) {
+    require_log_quantile_bounds(lower, upper);
+    QuantileTreeState state{};
+    state.lower = lower;
+    state.upper = upper;
+    state.map = QuantileLeafMap::LogLinear;
+    return state;
+}
+
+std::uint32_t leaf_of(const QuantileTreeState& state, double value) {
+    if (state.map == QuantileLeafMap::Linear) return quantile_leaf(value, state.lower, state.upper);
+    return log_quantile_leaf(std::min(std::max(value, state.lower), state.upper));
+}
+
+double quantile_value_at(QuantileLeafMap map, double lower, double upper, double position) {
+    if (map == QuantileLeafMap::Linear) {
+        const double share = position / kQuantileTreeLeaves;
+        return std::min(std::max(lower + share * (upper - lower), lower), upper);
+    }
+    return std::min(std::max(log_leaf_value(position), lower), upper);
+}
+
 void add_to_quantile_tree(QuantileTreeState& state, double value, const StateMemory& memory) {
     if (std::isnan(value)) return;
     if (state.rows == INT64_MAX) throw std::overflow_error("quantile state: more than 2^63 - 1 rows");
-    add_to_leaf(state, quantile_leaf(value, state.lower, state.upper), 1, memory);
+    add_to_leaf(state, leaf_of(state, value), 1, memory);
 }
 
 void merge_quantile_trees(QuantileTreeState& into, const QuantileTreeState& from, const StateMemory& memory) {
-    if (into.lower != from.lower || into.upper != from.upper) {
-        throw std::invalid_argument("quantile states with different bounds cannot be merged");
+    if (into.map != from.map || into.lower != from.lower || into.upper != from.upper) {
+        throw std::invalid_argument("quantile states with different leaf maps or bounds cannot be merged");
     }
     std::int64_t total;
     if (__builtin_add_overflow(into.rows, from.rows, &total)) {
@@ -149,6 +233,8 @@ void add_partial_leaf_count(QuantileTreeState& state, std::int64_t leaf, std::in
     if (leaf < 0 || leaf >= static_cast<std::int64_t>(kQuantileTreeLeaves))
         throw CorruptStateError("quantile partial: leaf " + std::to_string(leaf) + " is not a leaf");
     if (count < 0) throw CorruptStateError("quantile partial: a negative count");
+    // Workers count linear leaves only (pgdp.quantile_leaf takes both bounds).
+    if (state.map != QuantileLeafMap::Linear) throw CorruptStateError("quantile partial: not a linear tree");
     std::int64_t total;
     if (__builtin_add_overflow(state.rows, count, &total))
         throw CorruptStateError("quantile partial: more than 2^63 - 1 rows");
@@ -194,7 +280,8 @@ std::vector<LeafCount> quantile_tree_leaves(const QuantileTreeState& state) {
 
 StateBytes serialize_quantile_tree(const QuantileTreeState& state) {
     const std::vector<LeafCount> leaves = quantile_tree_leaves(state);
-    StateWriter out(kQuantileTreeFormatVersion);
+    StateWriter out(state.map == QuantileLeafMap::Linear ? kQuantileTreeFormatVersion
+                                                         : kLogQuantileTreeFormatVersion);
     out.put_f64(state.lower);
     out.put_f64(state.upper);
     out.put_varint(leaves.size());
@@ -209,15 +296,21 @@ StateBytes serialize_quantile_tree(const QuantileTreeState& state) {
 
 QuantileTreeState deserialize_quantile_tree(const unsigned char* bytes, std::size_t size,
                                             const StateMemory& memory) {
-    StateReader in(bytes, size, kQuantileTreeFormatVersion, "quantile state");
+    // The version byte names the leaf map; StateReader refuses any other byte.
+    const bool log_map = size > 0 && bytes[0] == kLogQuantileTreeFormatVersion;
+    StateReader in(bytes, size, log_map ? kLogQuantileTreeFormatVersion : kQuantileTreeFormatVersion,
+                   "quantile state");
     const double lower = in.get_f64();
     const double upper = in.get_f64();
     QuantileTreeState state;
     try {
-        state = empty_quantile_tree(lower, upper);
+        state = log_map ? empty_log_quantile_tree(lower, upper) : empty_quantile_tree(lower, upper);
     } catch (const ArgumentError& error) {
         in.fail(std::string("its bounds are invalid: ") + error.what());
     }
+    // No row of this map and these bounds lands outside these leaves.
+    const std::uint32_t first_leaf = leaf_of(state, lower);
+    const std::uint32_t last_leaf = leaf_of(state, upper);
     const std::uint64_t leaves = in.get_varint();
     if (leaves > kQuantileTreeLeaves) in.fail("it has more leaves than the tree");
     // Read everything first, so that a corrupt state allocates nothing.
@@ -234,6 +327,7 @@ QuantileTreeState deserialize_quantile_tree(const unsigned char* bytes, std::siz
             in.fail("it counts more than 2^63 - 1 rows");
         }
         const auto leaf = static_cast<std::uint32_t>(next_leaf + gap);
+        if (leaf < first_leaf || leaf > last_leaf) in.fail("a leaf lies outside its bounds' leaves");
         parsed.push_back({leaf, static_cast<std::int64_t>(count)});
         next_leaf = leaf + 1;
     }

@@ -609,13 +609,18 @@ EXECUTE shape(250, 2, 5);},
 	refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(price, NULL, 250, 1e6) FROM sales',
 		'0A000', 'dp_median with a NULL bound (no bounds are estimated on Citus)');
 	# A NULL bound as a bind parameter of a generic plan is no constant the planner can refuse: the
-	# parameters read before the charge refuse it (22004 for the state-key statistics, 0A000 for
-	# the totals), before any worker runs.
+	# parameters read before the charge refuse it (22004 for dp_histogram, 0A000 for the totals and
+	# the quantiles, whose workers' pgdp.quantile_leaf takes both bounds), before any worker runs.
 	refused_uncharged('analyst', 'coordinator',
 		'SET plan_cache_mode = force_generic_plan; '
 		  . 'PREPARE null_bound(float8) AS SELECT dp_histogram(price, $1, 250, 5, 1e6) FROM sales; '
 		  . 'EXECUTE null_bound(NULL)',
 		'22004', 'dp_histogram with a NULL bound as a bind parameter (generic plan)');
+	refused_uncharged('analyst', 'coordinator',
+		'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE null_median_bound(float8) AS SELECT dp_median(price, $1, 250, 1e6) FROM sales; '
+		  . 'EXECUTE null_median_bound(NULL)',
+		'0A000', 'dp_median with a NULL bound as a bind parameter (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SET plan_cache_mode = force_generic_plan; '
 		  . 'PREPARE null_sum_bound(float8) AS SELECT dp_sum(amount, 0, $1, 1e6) FROM sales; '

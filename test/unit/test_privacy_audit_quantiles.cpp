@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "core/exponential_quantile.hpp"
@@ -63,6 +64,47 @@ TEST(PrivacyAudit, QuantileTreeSpendsNoMoreThanItsBudget) {
 TEST(PrivacyAudit, QuantileTreeCoversSeveralRowsOfOneUnit) {
     pgdp_test::expect_audit_within("dp_quantiles laplace eps=1 rows_per_unit=3 q=0",
                                    audit_tree_minimum(1.0, 3), 1.0, 0.5);
+}
+
+// The log-linear leaf map (NULL bounds): the same noise, another map of the value line. Neighbours:
+// an empty group and one row at -510.5 * 2^55 (leaf 256: children 0, 1, 0, 0 on the 4 levels,
+// the lowest leaf whose path is not behind a used leaf's). For q = 0 the descent takes the first
+// positive child on each level; on level 2 child 0 holds only unused leaves and leaf 255, noise on
+// both sides, so "the result lies in leaf 256" has probability P(Z <= 0) prod_4 P(1 + Z > 0)
+// against P(Z <= 0) prod_4 P(Z > 0): the ratio of the linear audit (about e^eps) in an event half
+// as likely. The auditor's events are thresholds on the output, and below leaf 256 lie leaf 255
+// and the unused leaves, where noise sends half the descents on both sides (for q = 0 a descent
+// ends on the lower edge of its node: -2^64 there, -511 * 2^55 in leaf 256); so the audited output
+// is a post-processing of the release (no more private than it: 001 Lemma 5.3) that moves -2^64
+// above all others, which makes "leaf 256" a threshold event. Floor 1/2 as for the linear tree.
+// planned_epsilon: the epsilon the tree is calibrated for (the audit declares 1).
+pgdp_test::AuditResult audit_log_tree_minimum(double planned_epsilon) {
+    const double limit = std::ldexp(1.0, 64);
+    pgdp::QuantileParameters p;
+    p.leaf_map = pgdp::QuantileLeafMap::LogLinear;
+    p.lower = -limit;
+    p.upper = limit;
+    p.epsilon = planned_epsilon;
+    const pgdp::QuantilePlan plan = pgdp::plan_quantile_release(p);
+    pgdp::QuantileTreeState empty = pgdp::empty_log_quantile_tree(-limit, limit);
+    pgdp::QuantileTreeState with_row = pgdp::empty_log_quantile_tree(-limit, limit);
+    pgdp::add_to_quantile_tree(with_row, std::ldexp(-510.5, 55), kHeap);
+    const auto release = [&plan](const pgdp::QuantileTreeState* state, pgdp::RandomSource& random) {
+        const double value = pgdp::release_quantiles(plan, *state, {0.0}, random)[0];
+        return value <= -std::ldexp(1.0, 64) ? std::ldexp(1.0, 65) : value;
+    };
+    pgdp_test::AuditSettings settings;
+    settings.releases_per_side = 50000;
+    const pgdp_test::AuditResult result =
+        pgdp_test::audit_mechanism(release, &empty, &with_row, 0.0, settings);
+    pgdp::free_quantile_tree(with_row, kHeap);
+    return result;
+}
+
+TEST(PrivacyAudit, LogLinearQuantileTreeSpendsNoMoreThanItsBudget) {
+    ASSERT_EQ(pgdp::log_quantile_leaf(std::ldexp(-510.5, 55)), 256u);
+    pgdp_test::expect_audit_within("dp_quantiles NULL bounds laplace eps=1 q=0", audit_log_tree_minimum(1.0),
+                                   1.0, 0.5);
 }
 
 // The exponential mechanism for the median of {40, 60, 80} against {40, 60, 80, 100}: the row

@@ -115,4 +115,63 @@ TEST(QuantileAccuracy, BothMechanismsStayWithinTheirRankErrorBounds) {
     }
 }
 
+// NULL bounds (the log-linear leaf map) against well-guessed bounds ([0, 200] for lognormal(2, 1),
+// whose 99.9th percentile is 162) on the same sample: the median's rank error. The tree bound
+// above holds for either map (its argument counts rows in the nodes a descent reads, whatever
+// values the leaves stand for), at the map's own resolution (the rank among the leaves). The
+// rank errors of the values themselves are printed (PGDP_PRINT_ACCURACY=1) for
+// docs/statistics/quantiles.md section 4.
+TEST(QuantileAccuracy, NullBoundsMedianStaysWithinTheTreeBoundAsTheBoundedOne) {
+    const bool print = std::getenv("PGDP_PRINT_ACCURACY") != nullptr;
+    if (print) {
+        std::printf(
+            "| n | epsilon | NULL bounds mean | NULL bounds p95 | [0, 200] mean | [0, 200] p95 |\n"
+            "|---|---|---|---|---|---|\n");
+    }
+    const double limit = std::ldexp(1.0, 64);
+    const pgdp::StateMemory heap = pgdp::heap_state_memory();
+    pgdp::SeededRandomSource random(43);
+    for (std::size_t n : {1000u, 100000u}) {
+        const pgdp_test::QuantileData data =
+            pgdp_test::make_quantile_data("skewed", n, 44);  // lognormal(2, 1)
+        std::vector<double> leaves;  // the values' log-linear leaves, sorted as the values
+        for (double x : data.values) leaves.push_back(pgdp::log_quantile_leaf(x));
+        pgdp::QuantileTreeState log_tree = pgdp::empty_log_quantile_tree(-limit, limit);
+        pgdp::QuantileTreeState bounded_tree = pgdp::empty_quantile_tree(0.0, 200.0);
+        for (double x : data.values) {
+            pgdp::add_to_quantile_tree(log_tree, x, heap);
+            pgdp::add_to_quantile_tree(bounded_tree, x, heap);
+        }
+        for (double epsilon : {0.1, 1.0, 10.0}) {
+            pgdp::QuantileParameters p;
+            p.epsilon = epsilon;
+            p.lower = 0.0;
+            p.upper = 200.0;
+            const pgdp::QuantilePlan bounded = pgdp::plan_quantile_release(p);
+            p.leaf_map = pgdp::QuantileLeafMap::LogLinear;
+            p.lower = -limit;
+            p.upper = limit;
+            const pgdp::QuantilePlan unbounded = pgdp::plan_quantile_release(p);
+            std::vector<double> log_value, bounded_value;
+            int log_over = 0;
+            const double bound = tree_bound(unbounded.nodes.noise_scale, static_cast<double>(n));
+            for (int r = 0; r < kReleases; ++r) {
+                const double a = pgdp::release_quantiles(unbounded, log_tree, {0.5}, random)[0];
+                const double b = pgdp::release_quantiles(bounded, bounded_tree, {0.5}, random)[0];
+                log_over += pgdp_test::rank_error(leaves, 0.5, pgdp::log_quantile_leaf(a)) > bound;
+                log_value.push_back(pgdp_test::rank_error(data.values, 0.5, a));
+                bounded_value.push_back(pgdp_test::rank_error(data.values, 0.5, b));
+            }
+            EXPECT_LE(log_over, kMostExceedances) << "n=" << n << " epsilon=" << epsilon;
+            if (print) {
+                const auto l = pgdp_test::summarize(log_value), b = pgdp_test::summarize(bounded_value);
+                std::printf("| %zu | %g | %.2e | %.2e | %.2e | %.2e |\n", n, epsilon, l.mean, l.p95, b.mean,
+                            b.p95);
+            }
+        }
+        pgdp::free_quantile_tree(log_tree, heap);
+        pgdp::free_quantile_tree(bounded_tree, heap);
+    }
+}
+
 }  // namespace

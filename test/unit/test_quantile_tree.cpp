@@ -239,7 +239,7 @@ TEST(QuantileTree, DeserializationRejectsMalformedBytes) {
     const std::vector<unsigned char> good = handmade(0.0, 1.0, {2, 3, 5, 10, 1});
     ASSERT_FALSE(rejected(good));
     EXPECT_TRUE(rejected({}));
-    EXPECT_TRUE(rejected(handmade(0.0, 1.0, {2, 3, 5, 10, 1}, 2)));  // unknown version
+    EXPECT_TRUE(rejected(handmade(0.0, 1.0, {2, 3, 5, 10, 1}, 3)));  // unknown version
     for (std::size_t cut = 0; cut < good.size(); ++cut) {            // every truncation
         EXPECT_TRUE(rejected(std::vector<unsigned char>(good.begin(), good.begin() + cut))) << cut;
     }

@@ -122,11 +122,13 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
-    if (identity.kind != AggregateKind::Sum && identity.kind != AggregateKind::Mean) {
+    if (identity.kind != AggregateKind::Sum && identity.kind != AggregateKind::Mean &&
+        identity.kind != AggregateKind::Quantiles) {
         // As before 0.12 (the message unchanged), with the reason.
         ereport(ERROR,
                 (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
-                 errdetail("Only dp_sum and dp_mean estimate NULL bounds; %s does not yet.", identity.name),
+                 errdetail("Only dp_sum, dp_mean and the quantiles accept NULL bounds; %s does not yet.",
+                           identity.name),
                  errhint("Pass a number for %s.", name)));
     }
     if (reads_partial_totals(aggref)) {
@@ -134,7 +136,8 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
             ERROR,
             (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
              errmsg("%s over distributed tables cannot estimate its bounds: %s is NULL", identity.name, name),
-             errdetail("The workers' partial totals are clamped to the bounds, which must be known before."),
+             errdetail("The workers' partial totals are clamped to the bounds (and quantile leaves cut "
+                       "them), which must be known before."),
              errhint("Pass both bounds for a distributed table.")));
     }
 }

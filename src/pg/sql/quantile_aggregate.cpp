@@ -16,6 +16,7 @@ extern "C" {
 #include <cstring>
 #include <vector>
 
+#include "core/aggregate_release.hpp"
 #include "core/quantile_release.hpp"
 #include "core/quantile_tree.hpp"
 #include "pg/base/cpp_boundary.hpp"
@@ -41,21 +42,31 @@ pgdp::StateMemory memory_of(MemoryContext context) {
     return {allocate_in_context, release_in_context, context};
 }
 
+// The call's leaf map and clamping bounds (a NULL bound: the log-linear map, core quantile_parameters),
+// fixed when the state is created from the call's constant bounds.
+pgdp::QuantileParameters tree_spec(const pgdp::AggregateParameters& p) {
+    pgdp::QuantileParameters spec;
+    PGDP_GUARDED(spec = pgdp::quantile_parameters(p));
+    return spec;
+}
+
 pgdp::QuantileTreeState* new_tree(MemoryContext context, const pgdp::AggregateParameters& p) {
     auto* state = static_cast<pgdp::QuantileTreeState*>(
         MemoryContextAllocZero(context, sizeof(pgdp::QuantileTreeState)));
-    PGDP_GUARDED(*state = pgdp::empty_quantile_tree(p.lower, p.upper));
+    const pgdp::QuantileParameters spec = tree_spec(p);
+    PGDP_GUARDED(*state = pgdp::empty_quantile_tree_for(spec));
     return state;
 }
 
 bool same_bounds(const pgdp::QuantileTreeState& state, const pgdp::AggregateParameters& p) {
-    return std::memcmp(&state.lower, &p.lower, sizeof(double)) == 0 &&
-           std::memcmp(&state.upper, &p.upper, sizeof(double)) == 0;
+    const pgdp::QuantileParameters spec = tree_spec(p);
+    return state.map == spec.leaf_map && std::memcmp(&state.lower, &spec.lower, sizeof(double)) == 0 &&
+           std::memcmp(&state.upper, &spec.upper, sizeof(double)) == 0;
 }
 
 [[noreturn]] void refuse_other_tree() {
     // Not reachable while parameters are deterministic (parameters.cpp); refuse rather than release
-    // counts made with other bounds than those charged.
+    // counts made with another leaf map or other bounds than those charged.
     ereport(ERROR,
             (errcode(ERRCODE_INTERNAL_ERROR),
              errmsg("a partial pgdp quantile tree was computed with other bounds than those charged"),
@@ -74,7 +85,8 @@ double* release_levels(FunctionCallInfo fcinfo, const pgdp::pg::AggregateIdentit
     pgdp::QuantileTreeState empty = kNoRows;
     const pgdp::QuantileTreeState* state = nullptr;
     if (PG_ARGISNULL(0)) {
-        PGDP_GUARDED(empty = pgdp::empty_quantile_tree(p.lower, p.upper));
+        const pgdp::QuantileParameters spec = tree_spec(p);
+        PGDP_GUARDED(empty = pgdp::empty_quantile_tree_for(spec));
         state = &empty;
     } else {
         state = reinterpret_cast<pgdp::QuantileTreeState*>(PG_GETARG_POINTER(0));
