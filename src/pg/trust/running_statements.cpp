@@ -18,6 +18,7 @@ extern "C" {
 #include "parser/parse_type.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/fmgrprotos.h"
 #include "utils/portal.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -42,6 +43,10 @@ struct Running {
     Oid parameter_domains[4];
     int parameter_domain_count;  // more than 4: counted as running another role's code
     bool outside_statement;      // started while no statement ran (parse, bind, plan time), or inside such
+    // PostgreSQL's trigger depth when it started, and whether it fires triggers of its own (a
+    // statement that writes, COPY FROM): a trigger starts in it only then (red team round 19).
+    int trigger_depth;
+    bool fires_triggers;
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -293,10 +298,19 @@ bool is_explain_analyze(const Node* statement) {
     return false;
 }
 
+// The number of triggers executing now (pg_trigger_depth(): ExecCallTriggerFunc counts them).
+int current_trigger_depth() {
+    LOCAL_FCINFO(call, 0);
+    InitFunctionCallInfoData(*call, nullptr, 0, InvalidOid, nullptr, nullptr);
+    return DatumGetInt32(pg_trigger_depth(call));
+}
+
 }  // namespace
 
 void enter_running_statement(const PlannedStmt* statement) {
-    running.push(Running{statement, InvalidOid, {}, 0, starts_outside_statement(statement)});
+    const bool writes = statement->commandType != CMD_SELECT || statement->hasModifyingCTE;
+    running.push(Running{statement, InvalidOid, {}, 0, starts_outside_statement(statement),
+                         current_trigger_depth(), writes});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -315,7 +329,8 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
                            IsA(utility, ExecuteStmt);
     const RunningUtility entered{runs_code, is_explain_analyze(utility)};
     if (entered.runs_code) {
-        Running entry{nullptr, copy_target, {}, 0, starts_outside_statement(statement)};
+        Running entry{nullptr, copy_target, {}, 0, starts_outside_statement(statement), current_trigger_depth(),
+                      OidIsValid(copy_target)};
         if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
         running.push(entry);
     }
@@ -339,6 +354,15 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
         if (foreign) return true;
     }
     return false;
+}
+
+bool trigger_fired_outside_its_statement() {
+    for (int i = 0; i < running.size(); ++i) {
+        const Running& entry = running[i];
+        const int inner = i + 1 < running.size() ? running[i + 1].trigger_depth : current_trigger_depth();
+        if (inner - entry.trigger_depth > (entry.fires_triggers ? 1 : 0)) return true;
+    }
+    return running.size() == 0 && current_trigger_depth() > 0;
 }
 
 int running_depth() { return running.size(); }

@@ -50,6 +50,13 @@ bool builds_typed_values(const Node* node);
 // columns) builds its values in; NIL for other nodes.
 const List* column_definition_types(const Node* node);
 
+// True if a trigger executes now that no running statement fired: a statement fires its own
+// triggers (one level deeper than where it started), but a deferred constraint trigger fired by
+// SET CONSTRAINTS or by COMMIT inside a procedure, or a TRUNCATE trigger, runs directly under a DO
+// block, a CALL or a query that only reads, so the table whose trigger it is (maybe another
+// role's, with the trigger's arguments chosen by that role) is on no stack (red team round 19).
+bool trigger_fired_outside_its_statement();
+
 // The number of running statements now.
 int running_depth();
 
