@@ -309,8 +309,8 @@ int current_trigger_depth() {
 
 void enter_running_statement(const PlannedStmt* statement) {
     const bool writes = statement->commandType != CMD_SELECT || statement->hasModifyingCTE;
-    running.push(Running{statement, InvalidOid, {}, 0, starts_outside_statement(statement),
-                         current_trigger_depth(), writes});
+    running.push(Running{
+        statement, InvalidOid, {}, 0, starts_outside_statement(statement), current_trigger_depth(), writes});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -329,7 +329,12 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
                            IsA(utility, ExecuteStmt);
     const RunningUtility entered{runs_code, is_explain_analyze(utility)};
     if (entered.runs_code) {
-        Running entry{nullptr, copy_target, {}, 0, starts_outside_statement(statement), current_trigger_depth(),
+        Running entry{nullptr,
+                      copy_target,
+                      {},
+                      0,
+                      starts_outside_statement(statement),
+                      current_trigger_depth(),
                       OidIsValid(copy_target)};
         if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
         running.push(entry);
