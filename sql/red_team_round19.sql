@@ -66,7 +66,13 @@ SELECT r19_vic.insert_and_check();
 CALL r19_vic.insert_and_commit();
 DO $$ BEGIN TRUNCATE r19_eve.truncated; END $$;
 SELECT r19_vic.truncate_it();
--- At the top level, COMMIT and TRUNCATE were refused already (no statement runs there).
+-- The same inside vic's INSERT into vic's own table (a statement that fires triggers of its own):
+-- SET CONSTRAINTS and TRUNCATE are entries of their own, which fire none.
+CREATE TABLE r19_vic.plain (k int);
+INSERT INTO r19_vic.plain SELECT r19_vic.insert_and_check();
+INSERT INTO r19_vic.plain SELECT r19_vic.truncate_it();
+-- At the top level, COMMIT and TRUNCATE were refused already (no statement runs there; TRUNCATE's
+-- message is now this rule's).
 BEGIN;
 INSERT INTO r19_eve.deferred VALUES (1);
 COMMIT;

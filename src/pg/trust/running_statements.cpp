@@ -324,9 +324,13 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
     }
     // Utilities that run queries (or code that does) are running statements too: a release started
     // inside one is not one made while a statement is parsed or its parameters bound.
+    // SET CONSTRAINTS and TRUNCATE fire triggers of tables no running statement writes (deferred
+    // constraint triggers, TRUNCATE triggers): entries of their own, so that the triggers run
+    // below an entry that fires none, even inside a statement that writes (red team round 19).
     const bool runs_code = IsA(utility, DoStmt) || IsA(utility, CallStmt) || IsA(utility, ExplainStmt) ||
                            IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) ||
-                           IsA(utility, ExecuteStmt);
+                           IsA(utility, ExecuteStmt) || IsA(utility, ConstraintsSetStmt) ||
+                           IsA(utility, TruncateStmt);
     const RunningUtility entered{runs_code, is_explain_analyze(utility)};
     if (entered.runs_code) {
         Running entry{nullptr,

@@ -20,8 +20,9 @@ namespace pgdp::pg {
 void enter_running_statement(const PlannedStmt* statement);
 void leave_running_statement();
 
-// Utilities that run code (DO, CALL, EXPLAIN, CREATE TABLE AS, COPY, EXECUTE) are running
-// statements too; EXPLAIN ANALYZE is noted (explain_analyze_running).
+// Utilities that run code (DO, CALL, EXPLAIN, CREATE TABLE AS, COPY, EXECUTE; SET CONSTRAINTS and
+// TRUNCATE, which fire triggers) are running statements too; EXPLAIN ANALYZE is noted
+// (explain_analyze_running).
 struct RunningUtility {
     bool runs_code;
     bool explain_analyze;
