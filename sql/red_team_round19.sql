@@ -26,7 +26,8 @@ RESET client_min_messages;
 -- (another role's table). But a deferred trigger fired by SET CONSTRAINTS in a DO block, in a
 -- function called by a SELECT, or by COMMIT inside a procedure, and a TRUNCATE trigger, ran under
 -- a DO block, CALL or a reading query that touch nothing of eve's: each charged vic and handed the
--- count to eve. Now refused (42501) before the charge; eve's table stays empty.
+-- count to eve; so did an AFTER trigger on eve's table written by a cascaded foreign key action of
+-- vic's DELETE. Now refused (42501) before the charge; eve's table stays empty.
 SET SESSION AUTHORIZATION r19_vic;
 CREATE FUNCTION r19_vic.log_release() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -71,6 +72,20 @@ SELECT r19_vic.truncate_it();
 CREATE TABLE r19_vic.plain (k int);
 INSERT INTO r19_vic.plain SELECT r19_vic.insert_and_check();
 INSERT INTO r19_vic.plain SELECT r19_vic.truncate_it();
+-- A cascaded foreign key action: eve's table references vic's (vic granted REFERENCES); vic's DELETE
+-- and UPDATE cascade into eve's table, whose AFTER triggers fire at the end of vic's statement,
+-- which names only vic's table. Refused as well.
+CREATE TABLE r19_vic.parent (id int PRIMARY KEY);
+INSERT INTO r19_vic.parent VALUES (1), (2), (3);
+GRANT REFERENCES ON r19_vic.parent TO r19_eve;
+SET SESSION AUTHORIZATION r19_eve;
+CREATE TABLE r19_eve.child (parent int REFERENCES r19_vic.parent ON DELETE CASCADE ON UPDATE CASCADE);
+INSERT INTO r19_eve.child VALUES (1), (2);
+CREATE TRIGGER leak_delete AFTER DELETE ON r19_eve.child FOR EACH ROW EXECUTE FUNCTION r19_vic.log_release('r19_eve.loot');
+CREATE TRIGGER leak_update AFTER UPDATE ON r19_eve.child FOR EACH STATEMENT EXECUTE FUNCTION r19_vic.log_release('r19_eve.loot');
+SET SESSION AUTHORIZATION r19_vic;
+DELETE FROM r19_vic.parent WHERE id = 1;
+UPDATE r19_vic.parent SET id = 20 WHERE id = 2;
 -- At the top level, COMMIT and TRUNCATE were refused already (no statement runs there; TRUNCATE's
 -- message is now this rule's).
 BEGIN;

@@ -425,9 +425,10 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
             ERROR,
             (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
              errmsg("%s cannot be computed inside a trigger that no running statement fired", aggregate_name),
-             errdetail("A deferred constraint trigger fired by SET CONSTRAINTS or COMMIT, or a TRUNCATE "
-                       "trigger, runs outside the statement that wrote its table; that table may belong "
-                       "to another role, and a release there would be charged to role \"%s\".",
+             errdetail("A deferred constraint trigger fired by SET CONSTRAINTS or COMMIT, a TRUNCATE "
+                       "trigger, or a trigger of a table a cascaded foreign key action wrote, runs "
+                       "outside any statement that names its table; that table may belong to another "
+                       "role, and a release there would be charged to role \"%s\".",
                        role_name(GetSessionUserId())),
              errhint("Make the release in a statement of its own, or in a trigger fired by your own "
                      "INSERT, UPDATE or DELETE.")));

@@ -47,6 +47,10 @@ struct Running {
     // statement that writes, COPY FROM): a trigger starts in it only then (red team round 19).
     int trigger_depth;
     bool fires_triggers;
+    // A statement started inside it wrote another role's table: the AFTER triggers that statement
+    // queued may fire at this one's end (a cascaded foreign key action runs with its triggers
+    // deferred to the enclosing statement), one level below it, on a table it does not name.
+    bool foreign_writes_inside;
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -298,6 +302,17 @@ bool is_explain_analyze(const Node* statement) {
     return false;
 }
 
+// True if the statement writes a relation of a role the session does not trust.
+bool writes_foreign_relation(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->resultRelations) {
+        const RangeTblEntry* entry = rt_fetch(lfirst_int(cell), statement->rtable);
+        ForeignCode found{};
+        if (foreign_relation(entry->relid, &found)) return true;
+    }
+    return false;
+}
+
 // The number of triggers executing now (pg_trigger_depth(): ExecCallTriggerFunc counts them).
 int current_trigger_depth() {
     LOCAL_FCINFO(call, 0);
@@ -309,8 +324,17 @@ int current_trigger_depth() {
 
 void enter_running_statement(const PlannedStmt* statement) {
     const bool writes = statement->commandType != CMD_SELECT || statement->hasModifyingCTE;
-    running.push(Running{
-        statement, InvalidOid, {}, 0, starts_outside_statement(statement), current_trigger_depth(), writes});
+    if (writes && running.size() > 0 && writes_foreign_relation(statement)) {
+        for (int i = 0; i < running.size(); ++i) running[i].foreign_writes_inside = true;
+    }
+    running.push(Running{statement,
+                         InvalidOid,
+                         {},
+                         0,
+                         starts_outside_statement(statement),
+                         current_trigger_depth(),
+                         writes,
+                         false});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -339,7 +363,8 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
                       0,
                       starts_outside_statement(statement),
                       current_trigger_depth(),
-                      OidIsValid(copy_target)};
+                      OidIsValid(copy_target),
+                      false};
         if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
         running.push(entry);
     }
@@ -369,7 +394,8 @@ bool trigger_fired_outside_its_statement() {
     for (int i = 0; i < running.size(); ++i) {
         const Running& entry = running[i];
         const int inner = i + 1 < running.size() ? running[i + 1].trigger_depth : current_trigger_depth();
-        if (inner - entry.trigger_depth > (entry.fires_triggers ? 1 : 0)) return true;
+        const int fired_here = entry.fires_triggers && !entry.foreign_writes_inside ? 1 : 0;
+        if (inner - entry.trigger_depth > fired_here) return true;
     }
     return running.size() == 0 && current_trigger_depth() > 0;
 }

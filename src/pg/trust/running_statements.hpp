@@ -56,6 +56,8 @@ const List* column_definition_types(const Node* node);
 // SET CONSTRAINTS or by COMMIT inside a procedure, or a TRUNCATE trigger, runs directly under a DO
 // block, a CALL or a query that only reads, so the table whose trigger it is (maybe another
 // role's, with the trigger's arguments chosen by that role) is on no stack (red team round 19).
+// Likewise an AFTER trigger fired at a statement's end for a table of another role that a
+// statement inside it wrote (a cascaded foreign key action queues its triggers there).
 bool trigger_fired_outside_its_statement();
 
 // The number of running statements now.
