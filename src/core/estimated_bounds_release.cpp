@@ -93,7 +93,10 @@ EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
     release.lower = out.bounds.lower;
     release.upper = out.bounds.upper;
     release.epsilon = split.release_epsilon;
-    release.delta = split.release_delta;
+    // 'auto' resolved to Laplace in the charged plan, which dropped delta (plan_release): the
+    // release is that plan's, so it takes delta = 0 too, not an error after the charge (red team
+    // round 19).
+    release.delta = parameters.mechanism == Mechanism::Laplace ? 0.0 : split.release_delta;
     release.unit_exponent = sum_unit_exponent(release.lower, release.upper);
     const AggregatePlan plan = plan_aggregate_release(kind, release);
     ExactTotals totals;

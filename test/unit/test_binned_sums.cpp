@@ -296,6 +296,30 @@ TEST(EstimatedBoundsRelease, IntervalsCoverTheClampedValueAtTheReportedBounds) {
     }
 }
 
+// 'auto' with a positive delta resolves to Laplace at large epsilon, and the charged plan drops the
+// delta; the release after the charge then used the call's delta with Laplace and raised "takes
+// delta = 0" (red team round 19). It releases, as a bounded 'auto' call does.
+TEST(EstimatedBoundsRelease, AutoResolvedToLaplaceReleasesAfterTheCharge) {
+    pgdp::SeededRandomSource random(20);
+    const auto sums = binned(std::vector<double>(10, 3.5));
+    for (auto kind : {pgdp::AggregateKind::Sum, pgdp::AggregateKind::Mean}) {
+        for (bool lower_given : {false, true}) {
+            auto p = estimated_parameters(1e9);
+            p.mechanism = pgdp::Mechanism::Auto;
+            p.delta = 1e-6;
+            if (lower_given) {
+                p.estimate_lower = false;
+                p.lower = 0.0;
+            }
+            const pgdp::AggregatePlan charged = pgdp::plan_aggregate_release(kind, p);
+            ASSERT_EQ(charged.main().mechanism, pgdp::Mechanism::Laplace);
+            p.mechanism = charged.main().mechanism;  // as the final function passes it
+            const auto out = pgdp::release_with_estimated_bounds(kind, p, *sums, random);
+            EXPECT_NEAR(out.release.value, kind == pgdp::AggregateKind::Sum ? 35.0 : 3.5, 1e-3);
+        }
+    }
+}
+
 TEST(EstimatedBoundsRelease, GivenBoundsAreValidatedNamingTheArgument) {
     auto p = estimated_parameters(1.0);
     p.estimate_upper = false;

@@ -28,6 +28,7 @@ public:
     T pop() { return count_ > 0 ? items_[--count_] : T{}; }
     int size() const { return count_; }
     const T& operator[](int i) const { return items_[i]; }
+    T& operator[](int i) { return items_[i]; }
 
 private:
     T* items_ = nullptr;

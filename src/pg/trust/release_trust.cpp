@@ -420,6 +420,19 @@ void require_release_context(const char* aggregate_name, const PlannedStmt* stat
 }
 
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except) {
+    if (trigger_fired_outside_its_statement()) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a trigger that no running statement fired", aggregate_name),
+             errdetail("A deferred constraint trigger fired by SET CONSTRAINTS or COMMIT, a TRUNCATE "
+                       "trigger, or a trigger of a table a cascaded foreign key action wrote, runs "
+                       "outside any statement that names its table; that table may belong to another "
+                       "role, and a release there would be charged to role \"%s\".",
+                       role_name(GetSessionUserId())),
+             errhint("Make the release in a statement of its own, or in a trigger fired by your own "
+                     "INSERT, UPDATE or DELETE.")));
+    }
     ForeignCode foreign{};
     if (!running_foreign_code(&foreign, from_depth, except)) return;
     const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);

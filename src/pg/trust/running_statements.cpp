@@ -18,6 +18,7 @@ extern "C" {
 #include "parser/parse_type.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/fmgrprotos.h"
 #include "utils/portal.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -42,6 +43,14 @@ struct Running {
     Oid parameter_domains[4];
     int parameter_domain_count;  // more than 4: counted as running another role's code
     bool outside_statement;      // started while no statement ran (parse, bind, plan time), or inside such
+    // PostgreSQL's trigger depth when it started, and whether it fires triggers of its own (a
+    // statement that writes, COPY FROM): a trigger starts in it only then (red team round 19).
+    int trigger_depth;
+    bool fires_triggers;
+    // A statement started inside it wrote another role's table: the AFTER triggers that statement
+    // queued may fire at this one's end (a cascaded foreign key action runs with its triggers
+    // deferred to the enclosing statement), one level below it, on a table it does not name.
+    bool foreign_writes_inside;
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -293,10 +302,39 @@ bool is_explain_analyze(const Node* statement) {
     return false;
 }
 
+// True if the statement writes a relation of a role the session does not trust.
+bool writes_foreign_relation(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->resultRelations) {
+        const RangeTblEntry* entry = rt_fetch(lfirst_int(cell), statement->rtable);
+        ForeignCode found{};
+        if (foreign_relation(entry->relid, &found)) return true;
+    }
+    return false;
+}
+
+// The number of triggers executing now (pg_trigger_depth(): ExecCallTriggerFunc counts them).
+int current_trigger_depth() {
+    LOCAL_FCINFO(call, 0);
+    InitFunctionCallInfoData(*call, nullptr, 0, InvalidOid, nullptr, nullptr);
+    return DatumGetInt32(pg_trigger_depth(call));
+}
+
 }  // namespace
 
 void enter_running_statement(const PlannedStmt* statement) {
-    running.push(Running{statement, InvalidOid, {}, 0, starts_outside_statement(statement)});
+    const bool writes = statement->commandType != CMD_SELECT || statement->hasModifyingCTE;
+    if (writes && running.size() > 0 && writes_foreign_relation(statement)) {
+        for (int i = 0; i < running.size(); ++i) running[i].foreign_writes_inside = true;
+    }
+    running.push(Running{statement,
+                         InvalidOid,
+                         {},
+                         0,
+                         starts_outside_statement(statement),
+                         current_trigger_depth(),
+                         writes,
+                         false});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -310,12 +348,23 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
     }
     // Utilities that run queries (or code that does) are running statements too: a release started
     // inside one is not one made while a statement is parsed or its parameters bound.
+    // SET CONSTRAINTS and TRUNCATE fire triggers of tables no running statement writes (deferred
+    // constraint triggers, TRUNCATE triggers): entries of their own, so that the triggers run
+    // below an entry that fires none, even inside a statement that writes (red team round 19).
     const bool runs_code = IsA(utility, DoStmt) || IsA(utility, CallStmt) || IsA(utility, ExplainStmt) ||
                            IsA(utility, CreateTableAsStmt) || IsA(utility, CopyStmt) ||
-                           IsA(utility, ExecuteStmt);
+                           IsA(utility, ExecuteStmt) || IsA(utility, ConstraintsSetStmt) ||
+                           IsA(utility, TruncateStmt);
     const RunningUtility entered{runs_code, is_explain_analyze(utility)};
     if (entered.runs_code) {
-        Running entry{nullptr, copy_target, {}, 0, starts_outside_statement(statement)};
+        Running entry{nullptr,
+                      copy_target,
+                      {},
+                      0,
+                      starts_outside_statement(statement),
+                      current_trigger_depth(),
+                      OidIsValid(copy_target),
+                      false};
         if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
         running.push(entry);
     }
@@ -339,6 +388,16 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
         if (foreign) return true;
     }
     return false;
+}
+
+bool trigger_fired_outside_its_statement() {
+    for (int i = 0; i < running.size(); ++i) {
+        const Running& entry = running[i];
+        const int inner = i + 1 < running.size() ? running[i + 1].trigger_depth : current_trigger_depth();
+        const int fired_here = entry.fires_triggers && !entry.foreign_writes_inside ? 1 : 0;
+        if (inner - entry.trigger_depth > fired_here) return true;
+    }
+    return running.size() == 0 && current_trigger_depth() > 0;
 }
 
 int running_depth() { return running.size(); }

@@ -20,8 +20,9 @@ namespace pgdp::pg {
 void enter_running_statement(const PlannedStmt* statement);
 void leave_running_statement();
 
-// Utilities that run code (DO, CALL, EXPLAIN, CREATE TABLE AS, COPY, EXECUTE) are running
-// statements too; EXPLAIN ANALYZE is noted (explain_analyze_running).
+// Utilities that run code (DO, CALL, EXPLAIN, CREATE TABLE AS, COPY, EXECUTE; SET CONSTRAINTS and
+// TRUNCATE, which fire triggers) are running statements too; EXPLAIN ANALYZE is noted
+// (explain_analyze_running).
 struct RunningUtility {
     bool runs_code;
     bool explain_analyze;
@@ -49,6 +50,15 @@ bool builds_typed_values(const Node* node);
 // The column types a function in FROM (its column definition list) or a table function (XMLTABLE's
 // columns) builds its values in; NIL for other nodes.
 const List* column_definition_types(const Node* node);
+
+// True if a trigger executes now that no running statement fired: a statement fires its own
+// triggers (one level deeper than where it started), but a deferred constraint trigger fired by
+// SET CONSTRAINTS or by COMMIT inside a procedure, or a TRUNCATE trigger, runs directly under a DO
+// block, a CALL or a query that only reads, so the table whose trigger it is (maybe another
+// role's, with the trigger's arguments chosen by that role) is on no stack (red team round 19).
+// Likewise an AFTER trigger fired at a statement's end for a table of another role that a
+// statement inside it wrote (a cascaded foreign key action queues its triggers there).
+bool trigger_fired_outside_its_statement();
 
 // The number of running statements now.
 int running_depth();
