@@ -116,24 +116,31 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
     return DatumGetFloat8(value);
 }
 
-// NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum and
-// dp_mean over local rows; every other call with a NULL bound is refused here, before the charge.
+// NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum, dp_mean,
+// dp_variance and dp_stddev over local rows; every other call with a NULL bound is refused here,
+// before the charge.
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
-    if (identity.kind != AggregateKind::Sum && identity.kind != AggregateKind::Mean) {
+    const bool estimates = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean ||
+                           pgdp::reads_squares(identity.kind);
+    if (!estimates) {
         // As before 0.12 (the message unchanged), with the reason.
-        ereport(ERROR,
-                (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
-                 errdetail("Only dp_sum and dp_mean estimate NULL bounds; %s does not yet.", identity.name),
-                 errhint("Pass a number for %s.", name)));
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
+                        errdetail("Only dp_sum, dp_mean, dp_variance and dp_stddev estimate NULL bounds; "
+                                  "%s does not yet.",
+                                  identity.name),
+                        errhint("Pass a number for %s.", name)));
     }
     if (identity.with_interval) {
+        const char* plain = identity.kind == AggregateKind::Sum                 ? "dp_sum"
+                            : identity.kind == AggregateKind::Mean              ? "dp_mean"
+                            : identity.kind == AggregateKind::StandardDeviation ? "dp_stddev"
+                                                                                : "dp_variance";
         ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                         errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
                         errdetail("The *_ci forms do not yet report the bounds they would use."),
-                        errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name,
-                                identity.kind == AggregateKind::Sum ? "dp_sum" : "dp_mean")));
+                        errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name, plain)));
     }
     if (reads_partial_totals(aggref)) {
         ereport(
