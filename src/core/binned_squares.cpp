@@ -116,7 +116,8 @@ void merge_binned_squares(BinnedSquares& into, const BinnedSquares& other) {
 }
 
 bool is_binned_grid_value(double bound) {
-    return std::isfinite(bound) && std::ldexp(bound, -kGridExponent) == std::trunc(std::ldexp(bound, -kGridExponent));
+    return std::isfinite(bound) &&
+           std::ldexp(bound, -kGridExponent) == std::trunc(std::ldexp(bound, -kGridExponent));
 }
 
 __int128 clamped_centred_square_units(const BinnedSquares& binned, const CentredSquaresFrame& frame) {
@@ -183,7 +184,8 @@ void deserialize_binned_squares(const unsigned char* data, std::size_t size, Bin
         const Wide b = i < kZeroLogBin ? Wide(-floor) : i == kZeroLogBin ? floor : Wide(2 * floor);
         const Wide sum = wide_i128(binned.sums.sums[i].get());
         const Wide squares = wide_u192(binned.squares[i]);
-        if (sum < a * count || sum > b * count) reader.fail("a bin's sum outside what its count can add up to");
+        if (sum < a * count || sum > b * count)
+            reader.fail("a bin's sum outside what its count can add up to");
         if (sum * sum > squares * count || squares > (a + b) * sum - a * b * count)
             reader.fail("a bin's sum of squares outside what its count and sum can add up to");
     }

@@ -65,8 +65,10 @@ void require_estimable_bounds(AggregateKind kind, const AggregateParameters& par
     }
     if (!parameters.estimate_lower) require_given_bound("lower", parameters.lower);
     if (!parameters.estimate_upper) require_given_bound("upper", parameters.upper);
-    if (reads_squares(kind) && !parameters.estimate_lower) require_binned_grid_bound("lower", parameters.lower);
-    if (reads_squares(kind) && !parameters.estimate_upper) require_binned_grid_bound("upper", parameters.upper);
+    if (reads_squares(kind) && !parameters.estimate_lower)
+        require_binned_grid_bound("lower", parameters.lower);
+    if (reads_squares(kind) && !parameters.estimate_upper)
+        require_binned_grid_bound("upper", parameters.upper);
 }
 
 AggregateParameters widest_bounds_parameters(const AggregateParameters& parameters) {
@@ -142,7 +144,8 @@ EstimatedBoundsRelease release_variance_with_estimated_bounds(AggregateKind kind
     EstimatedBoundsRelease out;
     const AggregateParameters release =
         estimate_release_parameters(parameters, binned.sums.counts, random, out);
-    const CentredSquareUnits units = centred_square_units(release.lower, release.upper, release.unit_exponent);
+    const CentredSquareUnits units =
+        centred_square_units(release.lower, release.upper, release.unit_exponent);
     const CentredSquaresFrame frame{release.lower, release.upper, units.bounds_units, release.unit_exponent,
                                     units.square_exponent};
     AggregatePlan plan{};
@@ -150,7 +153,8 @@ EstimatedBoundsRelease release_variance_with_estimated_bounds(AggregateKind kind
     plan_variance_of_floored_totals(release, floored_squares_sensitivity(frame), plan);
     ExactTotals totals;
     totals.rows = binned_rows(binned.sums);
-    totals.total_units = clamped_total_units(binned.sums, release.lower, release.upper, release.unit_exponent);
+    totals.total_units =
+        clamped_total_units(binned.sums, release.lower, release.upper, release.unit_exponent);
     totals.square_units = clamped_centred_square_units(binned, frame);
     out.release = release_aggregate(release, plan, totals, random);
     return out;

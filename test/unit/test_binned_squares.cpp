@@ -101,7 +101,8 @@ TEST(BinnedSquares, CentredSquaresAreExactForEveryPairOfBinEdges) {
             if (a > b) std::swap(a, b);
             const pgdp::CentredSquaresFrame f =
                 frame_for(pgdp::log_bin_lower_edge(a), pgdp::log_bin_upper_edge(b));
-            ASSERT_TRUE(pgdp::clamped_centred_square_units(*state, f) == direct_centred_squares_floor(values, f))
+            ASSERT_TRUE(pgdp::clamped_centred_square_units(*state, f) ==
+                        direct_centred_squares_floor(values, f))
                 << "round " << round << " bins " << a << ".." << b;
         }
     }
@@ -145,9 +146,10 @@ TEST(BinnedSquares, OneRowMovesTheFloorByAtMostTheSensitivity) {
         std::size_t a = bin(rng), b = bin(rng);
         if (a > b) std::swap(a, b);
         const double lower = pgdp::log_bin_lower_edge(a);
-        const double upper = round % 3 == 0 ? std::ldexp(std::uniform_real_distribution<double>(1.0, 2.0)(rng),
-                                                          std::uniform_int_distribution<int>(-20, 62)(rng))
-                                            : pgdp::log_bin_upper_edge(b);
+        const double upper = round % 3 == 0
+                                 ? std::ldexp(std::uniform_real_distribution<double>(1.0, 2.0)(rng),
+                                              std::uniform_int_distribution<int>(-20, 62)(rng))
+                                 : pgdp::log_bin_upper_edge(b);
         if (!(lower < upper)) continue;
         const pgdp::CentredSquaresFrame f = frame_for(lower, upper);
         const std::int64_t sensitivity = pgdp::floored_squares_sensitivity(f);
@@ -170,7 +172,8 @@ TEST(BinnedSquares, MergeIsExactInAnyOrder) {
     const auto whole = binned(values);
     std::vector<std::unique_ptr<BinnedSquares>> parts;
     for (int p = 0; p < 5; ++p) {
-        parts.push_back(binned(std::vector<double>(values.begin() + p * 600, values.begin() + (p + 1) * 600)));
+        parts.push_back(
+            binned(std::vector<double>(values.begin() + p * 600, values.begin() + (p + 1) * 600)));
     }
     const int orders[2][5] = {{0, 1, 2, 3, 4}, {4, 2, 0, 3, 1}};
     for (const auto& order : orders) {
@@ -211,7 +214,8 @@ TEST(BinnedSquares, SerializationRoundTripsAndRejectsCorruptStates) {
     for (std::size_t i = 0; i < pgdp::kLogBinCount; ++i) {
         ASSERT_EQ(back->sums.counts[i], state->sums.counts[i]);
         ASSERT_TRUE(back->sums.sums[i].get() == state->sums.sums[i].get());
-        for (int limb = 0; limb < 3; ++limb) ASSERT_EQ(back->squares[i].limbs[limb], state->squares[i].limbs[limb]);
+        for (int limb = 0; limb < 3; ++limb)
+            ASSERT_EQ(back->squares[i].limbs[limb], state->squares[i].limbs[limb]);
     }
     auto corrupt = [&](pgdp::StateBytes b) {
         EXPECT_THROW(pgdp::deserialize_binned_squares(b.data(), b.size(), *back), pgdp::CorruptStateError);
@@ -279,8 +283,8 @@ TEST(EstimatedBoundsVariance, HugeEpsilonReleasesTheClampedVariance) {
     EXPECT_EQ(variance.bounds.lower, -4.0);
     EXPECT_EQ(variance.bounds.upper, 128.0);
     EXPECT_NEAR(variance.release.value, static_cast<double>(population_variance(values, -4, 128)), 1e-6);
-    const auto deviation = pgdp::release_variance_with_estimated_bounds(pgdp::AggregateKind::StandardDeviation,
-                                                                        p, *state, random);
+    const auto deviation = pgdp::release_variance_with_estimated_bounds(
+        pgdp::AggregateKind::StandardDeviation, p, *state, random);
     EXPECT_NEAR(deviation.release.value, std::sqrt(static_cast<double>(population_variance(values, -4, 128))),
                 1e-6);
     // A given lower above every value but the outliers: all rows at 1000 but those trimmed (at 1024).
@@ -290,8 +294,8 @@ TEST(EstimatedBoundsVariance, HugeEpsilonReleasesTheClampedVariance) {
     auto given = p;
     given.estimate_lower = false;
     given.lower = 1000.0;
-    const auto one_sided =
-        pgdp::release_variance_with_estimated_bounds(pgdp::AggregateKind::Variance, given, *raised_state, random);
+    const auto one_sided = pgdp::release_variance_with_estimated_bounds(pgdp::AggregateKind::Variance, given,
+                                                                        *raised_state, random);
     EXPECT_EQ(one_sided.bounds.lower, 1000.0);
     EXPECT_EQ(one_sided.bounds.upper, 1024.0);
     EXPECT_NEAR(one_sided.release.value, static_cast<double>(population_variance(raised, 1000, 1024)), 1e-6);
@@ -306,10 +310,11 @@ TEST(EstimatedBoundsVariance, EmptyAndOneRowGroupsNeverFail) {
                   std::vector<double>{0.0}, std::vector<double>{1e-300, -1e-300}}) {
                 const auto state = binned(values);
                 for (int repeat = 0; repeat < 20; ++repeat) {
-                    const auto out =
-                        pgdp::release_variance_with_estimated_bounds(kind, estimated_parameters(epsilon), *state, random);
+                    const auto out = pgdp::release_variance_with_estimated_bounds(
+                        kind, estimated_parameters(epsilon), *state, random);
                     const double range = out.bounds.upper - out.bounds.lower;
-                    const double largest = kind == pgdp::AggregateKind::Variance ? range * range / 4 : range / 2;
+                    const double largest =
+                        kind == pgdp::AggregateKind::Variance ? range * range / 4 : range / 2;
                     ASSERT_TRUE(std::isfinite(out.release.value));
                     ASSERT_GE(out.release.value, 0.0);
                     ASSERT_LE(out.release.value, largest);

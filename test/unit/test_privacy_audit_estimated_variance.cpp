@@ -67,8 +67,9 @@ TEST(PrivacyAudit, VarianceAndStddevWithEstimatedBoundsSpendNoMoreThanTheirBudge
     const double extreme = std::ldexp(1.0, 40);
     const std::int64_t n = rows_at_threshold(epsilon);
     for (auto kind : {pgdp::AggregateKind::Variance, pgdp::AggregateKind::StandardDeviation}) {
-        expect_audit_within(kind == pgdp::AggregateKind::Variance ? "dp_variance, NULL bounds, a row at 2^40 eps=1"
-                                                                  : "dp_stddev, NULL bounds, a row at 2^40 eps=1",
+        expect_audit_within(kind == pgdp::AggregateKind::Variance
+                                ? "dp_variance, NULL bounds, a row at 2^40 eps=1"
+                                : "dp_stddev, NULL bounds, a row at 2^40 eps=1",
                             audit_mechanism(EstimatedVarianceCall(kind, epsilon), group(n, extreme),
                                             group(n + 1, extreme), 0.0, kSettings),
                             epsilon, 0.2);

@@ -137,10 +137,11 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
                             : identity.kind == AggregateKind::Mean              ? "dp_mean"
                             : identity.kind == AggregateKind::StandardDeviation ? "dp_stddev"
                                                                                 : "dp_variance";
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
-                        errdetail("The *_ci forms do not yet report the bounds they would use."),
-                        errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name, plain)));
+        ereport(ERROR,
+                (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                 errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),
+                 errdetail("The *_ci forms do not yet report the bounds they would use."),
+                 errhint("Pass both bounds to %s, or use %s with NULL bounds.", identity.name, plain)));
     }
     if (reads_partial_totals(aggref)) {
         ereport(

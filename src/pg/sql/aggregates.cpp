@@ -475,7 +475,8 @@ Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
         PGDP_GUARDED({
             pgdp::StateBytes bytes =
                 layout_of(state) == EstimatedLayout::Squares
-                    ? pgdp::serialize_binned_squares(reinterpret_cast<const EstimatedSquaresState*>(state)->binned)
+                    ? pgdp::serialize_binned_squares(
+                          reinterpret_cast<const EstimatedSquaresState*>(state)->binned)
                     : pgdp::serialize_binned_sums(reinterpret_cast<const EstimatedState*>(state)->sums);
             const auto* bounds = reinterpret_cast<const unsigned char*>(&state->lower);
             bytes.insert(bytes.end(), bounds, bounds + 8);
