@@ -146,15 +146,35 @@ SELECT abs(:both_x - var_pop(least(greatest(v, -4), 128)) FILTER (WHERE v IS NOT
 FROM ev_rows;
 DEALLOCATE ev_prepared;
 
+-- The *_ci forms: the variance release's interval for the bounds it used (not reported yet), one
+-- charge of the whole epsilon. At a huge epsilon the interval holds the clamped data's variance
+-- and is as wide as a bounded call's on those bounds with 3/4 of the epsilon (0.09 here: half a
+-- step of the count's grid dominates); at a small one it holds the released value, in [0, R^2/4].
+SELECT pg_temp.charges() AS before \gset
+SELECT abs((c).value - ref) < 1e-6 AS ci_value, (c).ci_lower <= ref + 1e-9 AND ref - 1e-9 <= (c).ci_upper AS ci_holds,
+       abs(((c).ci_upper - (c).ci_lower) - ((b).ci_upper - (b).ci_lower)) < 1e-6 AS ci_as_wide_as_bounded,
+       (c).alpha, (c).mechanism, (c).epsilon, (c).from_cache
+FROM (SELECT dp_variance_ci(v, NULL, NULL, 1e9, 0.05) AS c, dp_variance_ci(v, -4, 128, 0.75e9, 0.05) AS b,
+             var_pop(least(greatest(v, -4), 128)) FILTER (WHERE v IS NOT NULL) AS ref FROM ev_rows) s;
+SELECT abs((c).value - ref) < 1e-6 AS ci_value, (c).ci_lower <= ref + 1e-9 AND ref - 1e-9 <= (c).ci_upper AS ci_holds,
+       (c).mechanism, (c).epsilon, (c).delta
+FROM (SELECT dp_stddev_ci(v, NULL, 50, 1e9, 1e-6, 'gaussian', 0.1) AS c,
+             stddev_pop(greatest(least(v, 50), -4)) FILTER (WHERE v IS NOT NULL) AS ref FROM ev_rows) s;
+SELECT bool_and((c).ci_lower <= (c).value AND (c).value <= (c).ci_upper AND (c).ci_lower >= 0) AS ci_ordered
+FROM (SELECT g, dp_variance_ci(d, NULL, NULL, 0.5, 0.05) AS c FROM ev_rows GROUP BY g
+      UNION ALL SELECT 9, dp_stddev_ci(d, NULL, NULL, 0.5, 0.05) FROM ev_rows WHERE false) s;
+SELECT pg_temp.charges() - :before AS charges;  -- 4 calls and the bounded reference
+
 -- Refused before any charge: a given bound not a multiple of 2^-84 next to an estimated one
--- (22023), the *_ci forms (0A000: they would have to report the bounds they used), bad epsilon.
+-- (22023), bad epsilon or alpha, dp_sum_ci (0A000: it would have to report the bounds it used).
 SELECT pg_temp.charges() AS before \gset
 SELECT pg_temp.error_of($$SELECT dp_variance(v, 1e-30, NULL, 1) FROM ev_rows$$);
 SELECT pg_temp.error_of($$SELECT dp_stddev(v, NULL, 'Infinity', 1) FROM ev_rows$$);
 SELECT pg_temp.error_of($$SELECT dp_variance(v, NULL, -1e19, 1) FROM ev_rows$$);
 SELECT pg_temp.error_of($$SELECT dp_variance(v, NULL, NULL, 0) FROM ev_rows$$);
-SELECT pg_temp.error_of($$SELECT dp_variance_ci(v, NULL, NULL, 1, 0.05) FROM ev_rows$$);
-SELECT pg_temp.error_of($$SELECT dp_stddev_ci(v, 0, NULL, 1, 0.05) FROM ev_rows$$);
+SELECT pg_temp.error_of($$SELECT dp_variance_ci(v, NULL, NULL, 1, 1.5) FROM ev_rows$$);
+SELECT pg_temp.error_of($$SELECT dp_stddev_ci(v, 1e-30, NULL, 1, 0.05) FROM ev_rows$$);
+SELECT pg_temp.error_of($$SELECT dp_sum_ci(v, NULL, NULL, 1, 0.05) FROM ev_rows$$);
 SELECT pg_temp.charges() - :before AS charged_for_refusals;
 RESET SESSION AUTHORIZATION;
 

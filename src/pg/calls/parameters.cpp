@@ -132,11 +132,10 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
                                   identity.name),
                         errhint("Pass a number for %s.", name)));
     }
-    if (identity.with_interval) {
-        const char* plain = identity.kind == AggregateKind::Sum                 ? "dp_sum"
-                            : identity.kind == AggregateKind::Mean              ? "dp_mean"
-                            : identity.kind == AggregateKind::StandardDeviation ? "dp_stddev"
-                                                                                : "dp_variance";
+    // dp_variance_ci and dp_stddev_ci: the interval of the variance release for the bounds found
+    // (post-processing of both stages); dp_sum_ci and dp_mean_ci wait for dp_release to carry them.
+    if (identity.with_interval && !pgdp::reads_squares(identity.kind)) {
+        const char* plain = identity.kind == AggregateKind::Sum ? "dp_sum" : "dp_mean";
         ereport(ERROR,
                 (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                  errmsg("%s cannot estimate its bounds yet: %s is NULL", identity.name, name),

@@ -341,6 +341,8 @@ Datum typed_value(const pgdp::AggregateRelease& release, Oid type, AggregateKind
 // when an error is raised here), and the result in the aggregate's form.
 // dp_sum, dp_mean, dp_variance and dp_stddev with a NULL bound: both stages from the state's
 // binned sums (and squares; an empty group: empty ones), with the mechanism the call was charged for.
+// dp_variance_ci and dp_stddev_ci: the variance release's interval for the bounds it used (a
+// dp_release as with given bounds; the bounds themselves are not reported yet).
 Datum finish_estimated(FunctionCallInfo fcinfo, const AggregateIdentity& identity, const CallSite& site) {
     pgdp::AggregateParameters parameters = site.parameters.privacy;
     parameters.mechanism = site.plan.main().mechanism;
@@ -354,8 +356,13 @@ Datum finish_estimated(FunctionCallInfo fcinfo, const AggregateIdentity& identit
                             errmsg("a pgdp variance state without its sums of squares")));
         }
         const pgdp::BinnedSquares& binned = state == nullptr ? empty : estimated_squares(state).binned;
-        PGDP_GUARDED(release = pgdp::release_variance_with_estimated_bounds(identity.kind, parameters, binned,
-                                                                            random));
+        pgdp::ReleaseCharge charged{};
+        PGDP_GUARDED({
+            release = pgdp::release_variance_with_estimated_bounds(identity.kind, parameters, binned, random);
+            if (identity.with_interval) charged = pgdp::release_charge(site.parameters.privacy, site.plan);
+        });
+        if (identity.with_interval)
+            return release_record(fcinfo, release.release, parameters.alpha, parameters.mechanism, charged);
     } else {
         static const pgdp::BinnedSums empty{};
         if (state != nullptr && layout_of(state) != EstimatedLayout::Sums) {
