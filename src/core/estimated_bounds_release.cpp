@@ -3,9 +3,11 @@
 
 #include <cmath>
 
+#include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/errors.hpp"
 #include "core/validate.hpp"
+#include "core/variance_release.hpp"
 
 namespace pgdp {
 
@@ -38,15 +40,36 @@ void require_given_bound(const char* name, double bound) {
     }
 }
 
+// dp_variance, dp_stddev: a given bound the rows are clamped to must stay exact in the bins' finest
+// unit (binned_squares.hpp is_binned_grid_value), so that the centred squares' sensitivity is
+// computed for the values the state holds.
+void require_binned_grid_bound(const char* name, double bound) {
+    if (!is_binned_grid_value(bound)) {
+        throw ArgumentError(name,
+                            std::string(name) +
+                                " must be a multiple of 2^-84 (0, or any number of magnitude at least "
+                                "2^-32 = 2.3e-10) when the other bound is NULL (estimated) for a "
+                                "variance, got " +
+                                shown(bound),
+                            "Pass 0, a bound of larger magnitude, or both bounds.");
+    }
+}
+
 }  // namespace
 
 void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters) {
-    if (kind != AggregateKind::Sum && kind != AggregateKind::Mean && kind != AggregateKind::Quantiles) {
+    if (kind != AggregateKind::Sum && kind != AggregateKind::Mean && kind != AggregateKind::Quantiles &&
+        !reads_squares(kind)) {
         throw ArgumentError(parameters.estimate_lower ? "lower" : "upper",
-                            "only dp_sum, dp_mean and the quantiles accept NULL bounds", "Pass both bounds.");
+                            "only dp_sum, dp_mean, dp_variance, dp_stddev and the quantiles accept NULL bounds",
+                            "Pass both bounds.");
     }
     if (!parameters.estimate_lower) require_given_bound("lower", parameters.lower);
     if (!parameters.estimate_upper) require_given_bound("upper", parameters.upper);
+    if (reads_squares(kind) && !parameters.estimate_lower)
+        require_binned_grid_bound("lower", parameters.lower);
+    if (reads_squares(kind) && !parameters.estimate_upper)
+        require_binned_grid_bound("upper", parameters.upper);
 }
 
 AggregateParameters widest_bounds_parameters(const AggregateParameters& parameters) {
@@ -74,18 +97,20 @@ ReleaseBounds bounds_for_release(const AggregateParameters& parameters, const Es
     return bounds;
 }
 
-EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
-                                                     const AggregateParameters& parameters,
-                                                     const BinnedSums& sums, RandomSource& random) {
+namespace {
+
+// The bounds stage (on the counts) and the release's parameters for the bounds it returned.
+AggregateParameters estimate_release_parameters(const AggregateParameters& parameters,
+                                                const std::int64_t* counts, RandomSource& random,
+                                                EstimatedBoundsRelease& out) {
     const BoundsBudgetSplit split = split_bounds_budget(parameters.epsilon, parameters.delta);
     BoundsParameters stage;
     stage.epsilon = split.bounds_epsilon;
     stage.rows_per_unit = 1;  // at person level the release reads one row per unit and group
     stage.groups_per_unit = parameters.groups_per_unit;
     const ReleasePlan stage_plan = plan_bounds_estimation(stage);
-    const EstimatedBounds estimate = estimate_bounds(stage, stage_plan, sums.counts, random);
+    const EstimatedBounds estimate = estimate_bounds(stage, stage_plan, counts, random);
 
-    EstimatedBoundsRelease out;
     out.bounds = bounds_for_release(parameters, estimate);
     out.bounds_from_data = estimate.from_data;
     AggregateParameters release = parameters;
@@ -98,10 +123,43 @@ EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
     // round 19).
     release.delta = parameters.mechanism == Mechanism::Laplace ? 0.0 : split.release_delta;
     release.unit_exponent = sum_unit_exponent(release.lower, release.upper);
+    return release;
+}
+
+}  // namespace
+
+EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
+                                                     const AggregateParameters& parameters,
+                                                     const BinnedSums& sums, RandomSource& random) {
+    EstimatedBoundsRelease out;
+    const AggregateParameters release = estimate_release_parameters(parameters, sums.counts, random, out);
     const AggregatePlan plan = plan_aggregate_release(kind, release);
     ExactTotals totals;
     totals.rows = binned_rows(sums);
     totals.total_units = clamped_total_units(sums, release.lower, release.upper, release.unit_exponent);
+    out.release = release_aggregate(release, plan, totals, random);
+    return out;
+}
+
+EstimatedBoundsRelease release_variance_with_estimated_bounds(AggregateKind kind,
+                                                              const AggregateParameters& parameters,
+                                                              const BinnedSquares& binned,
+                                                              RandomSource& random) {
+    EstimatedBoundsRelease out;
+    const AggregateParameters release =
+        estimate_release_parameters(parameters, binned.sums.counts, random, out);
+    const CentredSquareUnits units =
+        centred_square_units(release.lower, release.upper, release.unit_exponent);
+    const CentredSquaresFrame frame{release.lower, release.upper, units.bounds_units, release.unit_exponent,
+                                    units.square_exponent};
+    AggregatePlan plan{};
+    plan.kind = kind;
+    plan_variance_of_floored_totals(release, floored_squares_sensitivity(frame), plan);
+    ExactTotals totals;
+    totals.rows = binned_rows(binned.sums);
+    totals.total_units =
+        clamped_total_units(binned.sums, release.lower, release.upper, release.unit_exponent);
+    totals.square_units = clamped_centred_square_units(binned, frame);
     out.release = release_aggregate(release, plan, totals, random);
     return out;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/aggregate_release.hpp"
+#include "core/binned_squares.hpp"
 #include "core/binned_sums.hpp"
 #include "core/random_source.hpp"
 
@@ -17,8 +18,10 @@ namespace pgdp {
 // estimate can return on the bound's far side then exists).
 constexpr double kLargestBoundNextToEstimate = 9223372036854775808.0;
 
-// Validates the given side(s) of a call with estimated bounds (finite, magnitude at most 2^63:
-// ArgumentError naming "lower" or "upper"). Sum, Mean and the quantiles only (ArgumentError otherwise).
+// Validates the given side(s) of a call with estimated bounds (finite, magnitude at most 2^63;
+// for Variance and StandardDeviation also 0 or at least 2^-32 in magnitude, is_binned_grid_value:
+// ArgumentError naming "lower" or "upper"). Sum, Mean, Variance, StandardDeviation and the
+// quantiles only (ArgumentError otherwise).
 void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters);
 
 // The parameters the charge is planned with: each estimated bound replaced by the widest the
@@ -48,5 +51,15 @@ struct EstimatedBoundsRelease {
 EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
                                                      const AggregateParameters& parameters,
                                                      const BinnedSums& sums, RandomSource& random);
+
+// dp_variance and dp_stddev: the same bounds stage, then the variance release
+// (variance_release.hpp) on the exact count, the floored centred sum and the floored centred
+// squares of the rows clamped to the bounds (binned_squares.hpp), planned for floored totals
+// (plan_variance_of_floored_totals). The result lies in [0, (upper - lower)^2 / 4] for the bounds
+// used (its square root in [0, (upper - lower) / 2]).
+EstimatedBoundsRelease release_variance_with_estimated_bounds(AggregateKind kind,
+                                                              const AggregateParameters& parameters,
+                                                              const BinnedSquares& binned,
+                                                              RandomSource& random);
 
 }  // namespace pgdp

@@ -63,20 +63,22 @@ VarianceShares variance_budget_shares() {
     return VarianceShares{outer, 1.0 - 2.0 * outer, outer};
 }
 
-// Sensitivities (docs/statistics/variance.md): one row moves the count by 1, the centred sum by at
-// most D half units and the sum of squares by at most the largest square (centred_squares.hpp),
-// all exact for the accumulated units (their rounding is inside). Each release gets its share of
-// epsilon and delta; all three use the mechanism resolved on the squares, so by basic composition
-// (001 Lemma 5.3) the call is (epsilon, delta)-DP, or epsilon-DP for Laplace.
-void plan_variance(const AggregateParameters& p, AggregatePlan& plan) {
+namespace {
+
+// The three plans for sensitivities in accumulation units (half units of 2^(e-1) for the centred
+// sum, square units for the squares): each release gets its share of epsilon and delta; all three
+// use the mechanism resolved on the squares, so by basic composition (001 Lemma 5.3) the call is
+// (epsilon, delta)-DP, or epsilon-DP for Laplace.
+void plan_variance_releases(const AggregateParameters& p, std::int64_t sum_half_units,
+                            std::int64_t squares_units, AggregatePlan& plan) {
     const VarianceShares shares = variance_budget_shares();
     const CentredSquareUnits units = centred_square_units(p.lower, p.upper, p.unit_exponent);
     const double square_unit = std::ldexp(1.0, units.square_exponent);
     const double half_unit = std::ldexp(1.0, p.unit_exponent - 1);
     // lower == upper: every total is 0 on both sides; one grid step keeps the plans valid.
     const double squares_sensitivity =
-        static_cast<double>(std::max<std::int64_t>(units.largest, 1)) * square_unit;
-    const double sum_sensitivity = static_cast<double>(std::max<std::int64_t>(units.spread, 1)) * half_unit;
+        static_cast<double>(std::max<std::int64_t>(squares_units, 1)) * square_unit;
+    const double sum_sensitivity = static_cast<double>(std::max<std::int64_t>(sum_half_units, 1)) * half_unit;
     plan.squares =
         plan_release(budget_share(p.epsilon, shares.squares), budget_share(p.delta, shares.squares),
                      p.mechanism, squares_sensitivity, square_unit, false, p.groups_per_unit);
@@ -88,6 +90,30 @@ void plan_variance(const AggregateParameters& p, AggregatePlan& plan) {
     plan.count =
         plan_release(budget_share(p.epsilon, shares.count), pure ? 0.0 : budget_share(p.delta, shares.count),
                      mechanism, 1.0, 1.0, true, p.groups_per_unit);
+}
+
+}  // namespace
+
+// Sensitivities (docs/statistics/variance.md): one row moves the count by 1, the centred sum by at
+// most D half units and the sum of squares by at most the largest square (centred_squares.hpp),
+// all exact for the accumulated units (their rounding is inside).
+void plan_variance(const AggregateParameters& p, AggregatePlan& plan) {
+    const CentredSquareUnits units = centred_square_units(p.lower, p.upper, p.unit_exponent);
+    plan_variance_releases(p, units.spread, units.largest, plan);
+}
+
+// The centred sum is 2 floor(T / 2^e) - n B (B = lower_units + upper_units): a row x in
+// [lower, upper] moves the floor by an integer in [floor(lower / 2^e), ceil(upper / 2^e)]
+// (floor(a + b) - floor(a) lies in [floor(b), ceil(b)]), so the sum by at most the larger of
+// B - 2 floor(lower / 2^e) and 2 ceil(upper / 2^e) - B half units (D, or at most D + 2 when a
+// bound is not a multiple of 2^e).
+void plan_variance_of_floored_totals(const AggregateParameters& p, std::int64_t squares_units,
+                                     AggregatePlan& plan) {
+    const CentredSquareUnits units = centred_square_units(p.lower, p.upper, p.unit_exponent);
+    const auto low = static_cast<std::int64_t>(std::floor(std::ldexp(p.lower, -p.unit_exponent)));
+    const auto high = static_cast<std::int64_t>(std::ceil(std::ldexp(p.upper, -p.unit_exponent)));
+    const std::int64_t sum_half_units = std::max(units.bounds_units - 2 * low, 2 * high - units.bounds_units);
+    plan_variance_releases(p, sum_half_units, squares_units, plan);
 }
 
 AggregateRelease release_variance(const AggregateParameters& p, const AggregatePlan& plan,

@@ -27,6 +27,12 @@ VarianceShares variance_budget_shares();
 // ('auto' is resolved on it), then `sum` and `count` with the same mechanism.
 void plan_variance(const AggregateParameters& parameters, AggregatePlan& plan);
 
+// The same plans for totals that are floors of exact totals (estimated bounds,
+// estimated_bounds_release.hpp): the centred sum's sensitivity covers the floor, the squares'
+// is squares_units square units (binned_squares.hpp floored_squares_sensitivity).
+void plan_variance_of_floored_totals(const AggregateParameters& parameters, std::int64_t squares_units,
+                                     AggregatePlan& plan);
+
 // The release: the variance (or its square root) of the clamped values, in [0, (upper-lower)^2/4]
 // (resp. [0, (upper-lower)/2]); noise_sd by the delta method; with alpha > 0 an interval that
 // holds the exact value with probability >= 1 - alpha (a union bound over the three releases).

@@ -392,6 +392,12 @@ for my $form (@forms)
 	refused_uncharged('analyst', 'coordinator',
 		q{SELECT region, dp_mean_ci(price, NULL, 100, 1e6, 0.05) FROM sales GROUP BY region},
 		'0A000', 'dp_mean_ci with a NULL bound over a distributed table, grouped');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT dp_variance(amount, NULL, NULL, 1e6) FROM sales},
+		'0A000', 'dp_variance with NULL bounds over a distributed table (0.13)');
+	refused_uncharged('analyst', 'coordinator',
+		q{SELECT region, dp_stddev(price, 0, NULL, 1e6) FROM sales GROUP BY region},
+		'0A000', 'dp_stddev with a NULL bound over a distributed table, grouped (0.13)');
 	my $shard = $cluster->sql('coordinator',
 		q{SELECT shard_name FROM citus_shards WHERE table_name = 'sales'::regclass AND nodeport = }
 		  . $cluster->node('worker1')->port . ' LIMIT 1');
@@ -626,6 +632,11 @@ EXECUTE shape(250, 2, 5);},
 		  . 'PREPARE null_sum_bound(float8) AS SELECT dp_sum(amount, 0, $1, 1e6) FROM sales; '
 		  . 'EXECUTE null_sum_bound(NULL)',
 		'0A000', 'dp_sum with a NULL bound as a bind parameter (generic plan)');
+	refused_uncharged('analyst', 'coordinator',
+		'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE null_variance_bound(float8) AS SELECT dp_variance(amount, 0, $1, 1e6) FROM sales; '
+		  . 'EXECUTE null_variance_bound(NULL)',
+		'0A000', 'dp_variance with a NULL bound as a bind parameter (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SELECT dp_histogram(price, 0, 250, 0, 1e6) FROM sales',
 		'22023', 'dp_histogram with bins = 0');

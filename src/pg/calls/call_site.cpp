@@ -45,7 +45,8 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
     }
     site->partial_totals = reads_partial_totals(aggref);
     site->squares = pgdp::reads_squares(identity.kind);
-    if (site->squares) {
+    if (site->squares && !pgdp::estimates_bounds(site->parameters.privacy)) {
+        // (With estimated bounds the units follow from the bounds the release finds.)
         const pgdp::AggregateParameters& p = site->parameters.privacy;
         pgdp::CentredSquareUnits units{};
         PGDP_GUARDED(units = pgdp::centred_square_units(p.lower, p.upper, p.unit_exponent));

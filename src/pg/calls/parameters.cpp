@@ -116,20 +116,22 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
     return DatumGetFloat8(value);
 }
 
-// NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum and
-// dp_mean and (0.13, which report the bounds used) dp_sum_ci and dp_mean_ci over local rows;
-// every other call with a NULL bound is refused here, before the charge.
+// NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum, dp_mean,
+// dp_variance, dp_stddev and their *_ci forms (0.13: the dp_release reports the bounds used), and
+// the quantiles take them without an estimate (a log-linear leaf map), over local rows; every other
+// call with a NULL bound is refused here, before the charge.
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
-    if (identity.kind != AggregateKind::Sum && identity.kind != AggregateKind::Mean &&
-        identity.kind != AggregateKind::Quantiles) {
+    const bool accepts = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean ||
+                         pgdp::reads_squares(identity.kind) || identity.kind == AggregateKind::Quantiles;
+    if (!accepts) {
         // As before 0.12 (the message unchanged), with the reason.
-        ereport(ERROR,
-                (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
-                 errdetail("Only dp_sum, dp_mean and the quantiles accept NULL bounds; %s does not yet.",
-                           identity.name),
-                 errhint("Pass a number for %s.", name)));
+        ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
+                        errdetail("Only dp_sum, dp_mean, dp_variance, dp_stddev (and their *_ci forms) and "
+                                  "the quantiles accept NULL bounds; %s does not yet.",
+                                  identity.name),
+                        errhint("Pass a number for %s.", name)));
     }
     if (reads_partial_totals(aggref)) {
         ereport(

@@ -85,27 +85,56 @@ constexpr uint8 kStateFormatVersion = 3;
 constexpr int kSerializedStateSize = 1 + 8 + 16 + 16 + 8 + 8;
 
 // dp_sum and dp_mean with a NULL bound (core/estimated_bounds_release.hpp): the bounded state's
-// fields (rows and the given bounds; an estimated bound is kEstimatedBound) followed by the exact
-// sums per log bin, 4688 bytes per group instead of 56 (an 8 kB chunk of the aggregate context).
+// fields (rows and the given bounds; an estimated bound is kEstimatedBound), the layout, then the
+// exact sums per log bin, 4696 bytes per group instead of 56 (an 8 kB chunk of the aggregate
+// context). dp_variance and dp_stddev: the sums of squares per bin too (core/binned_squares.hpp),
+// 9328 bytes, above the allocator's 8 kB chunk limit, so a block of its own of that size.
 // Chosen when the group's state is created, from the call's constant bounds: the bounded path is
 // unchanged.
+enum class EstimatedLayout : int64 { Sums = 1, Squares = 2 };
 struct EstimatedState {
     ClampedState head;
+    EstimatedLayout layout;
     pgdp::BinnedSums sums;
 };
+struct EstimatedSquaresState {
+    ClampedState head;
+    EstimatedLayout layout;  // the same initial fields as EstimatedState
+    pgdp::BinnedSquares binned;
+};
 static_assert(alignof(EstimatedState) <= MAXIMUM_ALIGNOF, "palloc alignment");
+static_assert(alignof(EstimatedSquaresState) <= MAXIMUM_ALIGNOF, "palloc alignment");
+static_assert(offsetof(EstimatedState, layout) == offsetof(EstimatedSquaresState, layout), "common layout");
 const double kEstimatedBound = std::numeric_limits<double>::quiet_NaN();
 
 bool is_estimated(const ClampedState& state) { return std::isnan(state.lower) || std::isnan(state.upper); }
 
-ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context, const pgdp::AggregateParameters& p) {
-    if (!PG_ARGISNULL(0)) return reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
-    if (pgdp::estimates_bounds(p)) {
+EstimatedLayout layout_of(const ClampedState* state) {
+    return reinterpret_cast<const EstimatedState*>(state)->layout;
+}
+
+// A zeroed estimated state of the layout, with the given bounds.
+ClampedState* new_estimated_state(MemoryContext context, const pgdp::AggregateParameters& p, bool squares) {
+    ClampedState* head;
+    if (squares) {
+        auto* state = static_cast<EstimatedSquaresState*>(
+            MemoryContextAllocZero(context, sizeof(EstimatedSquaresState)));
+        state->layout = EstimatedLayout::Squares;
+        head = &state->head;
+    } else {
         auto* state = static_cast<EstimatedState*>(MemoryContextAllocZero(context, sizeof(EstimatedState)));
-        state->head.lower = p.estimate_lower ? kEstimatedBound : p.lower;
-        state->head.upper = p.estimate_upper ? kEstimatedBound : p.upper;
-        return &state->head;
+        state->layout = EstimatedLayout::Sums;
+        head = &state->head;
     }
+    head->lower = p.estimate_lower ? kEstimatedBound : p.lower;
+    head->upper = p.estimate_upper ? kEstimatedBound : p.upper;
+    return head;
+}
+
+ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context, const pgdp::AggregateParameters& p,
+                       bool squares) {
+    if (!PG_ARGISNULL(0)) return reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    if (pgdp::estimates_bounds(p)) return new_estimated_state(context, p, squares);
     auto* state = static_cast<ClampedState*>(MemoryContextAllocZero(context, sizeof(ClampedState)));
     state->lower = p.lower;
     state->upper = p.upper;
@@ -113,12 +142,19 @@ ClampedState* state_of(FunctionCallInfo fcinfo, MemoryContext context, const pgd
 }
 
 EstimatedState& estimated(ClampedState* state) { return *reinterpret_cast<EstimatedState*>(state); }
+EstimatedSquaresState& estimated_squares(ClampedState* state) {
+    return *reinterpret_cast<EstimatedSquaresState*>(state);
+}
 
 // A row of a call with an estimated bound: clamped to the given side, then binned.
 void add_estimated_row(ClampedState* state, double value, const pgdp::AggregateParameters& p) {
     if (!p.estimate_lower) value = std::fmax(value, p.lower);
     if (!p.estimate_upper) value = std::fmin(value, p.upper);
-    pgdp::add_binned_value(estimated(state).sums, value);
+    if (layout_of(state) == EstimatedLayout::Squares) {
+        pgdp::add_binned_square_value(estimated_squares(state).binned, value);
+    } else {
+        pgdp::add_binned_value(estimated(state).sums, value);
+    }
     state->rows += 1;
 }
 
@@ -221,7 +257,7 @@ Datum clamped_transition(FunctionCallInfo fcinfo) {
         MemoryContext context = aggregate_context(fcinfo);
         site = &call_site(fcinfo, false);
         parameters = &site->parameters;
-        state = state_of(fcinfo, context, parameters->privacy);
+        state = state_of(fcinfo, context, parameters->privacy, site->squares);
     }
     if (site->partial_totals) return add_partial_totals(fcinfo, state, *site);
     if (!PG_ARGISNULL(1)) {
@@ -248,7 +284,7 @@ Datum count_transition(FunctionCallInfo fcinfo) {
     }
     MemoryContext context = aggregate_context(fcinfo);
     const CallSite& site = call_site(fcinfo, false);
-    ClampedState* state = state_of(fcinfo, context, site.parameters.privacy);
+    ClampedState* state = state_of(fcinfo, context, site.parameters.privacy, false);
     if (site.partial_totals) return add_partial_totals(fcinfo, state, site);
     state->rows += 1;
     PG_RETURN_POINTER(state);
@@ -316,25 +352,42 @@ Datum typed_value(const pgdp::AggregateRelease& release, Oid type, AggregateKind
 // Every final function: the call site's plan (the one charged), the state (an empty one for a group
 // without rows), the release computed behind the exception barrier (only plain data is alive
 // when an error is raised here), and the result in the aggregate's form.
-// dp_sum and dp_mean with a NULL bound: both stages from the state's binned sums (an empty group:
-// empty sums), with the mechanism the call was charged for.
+// dp_sum, dp_mean, dp_variance and dp_stddev with a NULL bound: both stages from the state's
+// binned sums (and squares; an empty group: empty ones), with the mechanism the call was charged for.
+// The *_ci forms: the release's interval for the bounds it used, reported in the dp_release.
 Datum finish_estimated(FunctionCallInfo fcinfo, const AggregateIdentity& identity, const CallSite& site) {
-    static const pgdp::BinnedSums empty{};
-    const pgdp::BinnedSums& sums =
-        PG_ARGISNULL(0) ? empty : estimated(reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0))).sums;
     pgdp::AggregateParameters parameters = site.parameters.privacy;
     parameters.mechanism = site.plan.main().mechanism;
     pgdp::RandomSource& random = pgdp::pg::release_random_source();
     pgdp::EstimatedBoundsRelease release;
     pgdp::ReleaseCharge charged{};
-    PGDP_GUARDED({
-        release = pgdp::release_with_estimated_bounds(identity.kind, parameters, sums, random);
-        if (identity.with_interval) charged = pgdp::release_charge(site.parameters.privacy, site.plan);
-    });
+    auto* state = PG_ARGISNULL(0) ? nullptr : reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(0));
+    if (site.squares) {
+        static const pgdp::BinnedSquares empty{};
+        if (state != nullptr && layout_of(state) != EstimatedLayout::Squares) {
+            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                            errmsg("a pgdp variance state without its sums of squares")));
+        }
+        const pgdp::BinnedSquares& binned = state == nullptr ? empty : estimated_squares(state).binned;
+        PGDP_GUARDED({
+            release = pgdp::release_variance_with_estimated_bounds(identity.kind, parameters, binned, random);
+            if (identity.with_interval) charged = pgdp::release_charge(site.parameters.privacy, site.plan);
+        });
+    } else {
+        static const pgdp::BinnedSums empty{};
+        if (state != nullptr && layout_of(state) != EstimatedLayout::Sums) {
+            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("a pgdp sum state of the wrong layout")));
+        }
+        const pgdp::BinnedSums& sums = state == nullptr ? empty : estimated(state).sums;
+        PGDP_GUARDED({
+            release = pgdp::release_with_estimated_bounds(identity.kind, parameters, sums, random);
+            if (identity.with_interval) charged = pgdp::release_charge(site.parameters.privacy, site.plan);
+        });
+    }
     if (identity.with_interval) {
         // The interval is the release's at the bounds it used, which are reported with it
         // (post-processing of the bounds stage: docs/privacy.md "Bounds the analyst need not guess").
-        return release_record(fcinfo, release.release, parameters.alpha, site.plan.main().mechanism, charged,
+        return release_record(fcinfo, release.release, parameters.alpha, parameters.mechanism, charged,
                               ReportedBounds{true, release.bounds.lower, release.bounds.upper});
     }
     return typed_value(release.release, site.parameters.value_type, identity.kind);
@@ -407,7 +460,8 @@ Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
         PG_RETURN_POINTER(PG_GETARG_POINTER(0));
     }
     const auto* other = reinterpret_cast<ClampedState*>(PG_GETARG_POINTER(1));
-    const pgdp::AggregateParameters& p = call_site(fcinfo, false).parameters.privacy;
+    const CallSite& site = call_site(fcinfo, false);
+    const pgdp::AggregateParameters& p = site.parameters.privacy;
     if (!same_bounds(*other, p)) {
         // Not reachable while parameters are deterministic (parameters.cpp); refuse rather than
         // release a total computed with other bounds than those charged.
@@ -416,9 +470,20 @@ Datum pgdp_state_combine(PG_FUNCTION_ARGS) {
                  errmsg("a partial pgdp aggregate was computed with other bounds than those charged"),
                  errhint("Report this query; run it with max_parallel_workers_per_gather = 0 meanwhile.")));
     }
-    ClampedState* state = state_of(fcinfo, context, p);  // a fresh copy with the bounds when arg 0 is NULL
+    // A fresh copy with the bounds when arg 0 is NULL.
+    ClampedState* state = state_of(fcinfo, context, p, site.squares);
     if (pgdp::estimates_bounds(p)) {
-        pgdp::merge_binned_sums(estimated(state).sums, estimated(const_cast<ClampedState*>(other)).sums);
+        const EstimatedLayout layout = site.squares ? EstimatedLayout::Squares : EstimatedLayout::Sums;
+        if (layout_of(state) != layout || layout_of(other) != layout) {
+            ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                            errmsg("partial pgdp aggregate states of different layouts")));
+        }
+        auto* from = const_cast<ClampedState*>(other);
+        if (site.squares) {
+            pgdp::merge_binned_squares(estimated_squares(state).binned, estimated_squares(from).binned);
+        } else {
+            pgdp::merge_binned_sums(estimated(state).sums, estimated(from).sums);
+        }
         state->rows += other->rows;
         PG_RETURN_POINTER(state);
     }
@@ -438,7 +503,10 @@ Datum pgdp_state_serialize(PG_FUNCTION_ARGS) {
         bytea* out = nullptr;
         PGDP_GUARDED({
             pgdp::StateBytes bytes =
-                pgdp::serialize_binned_sums(reinterpret_cast<const EstimatedState*>(state)->sums);
+                layout_of(state) == EstimatedLayout::Squares
+                    ? pgdp::serialize_binned_squares(
+                          reinterpret_cast<const EstimatedSquaresState*>(state)->binned)
+                    : pgdp::serialize_binned_sums(reinterpret_cast<const EstimatedState*>(state)->sums);
             const auto* bounds = reinterpret_cast<const unsigned char*>(&state->lower);
             bytes.insert(bytes.end(), bounds, bounds + 8);
             bounds = reinterpret_cast<const unsigned char*>(&state->upper);
@@ -466,19 +534,32 @@ Datum pgdp_state_deserialize(PG_FUNCTION_ARGS) {
     MemoryContext context = aggregate_context(fcinfo);
     bytea* in = PG_GETARG_BYTEA_PP(0);
     const char* data = VARDATA_ANY(in);
-    if (VARSIZE_ANY_EXHDR(in) > 16 && static_cast<uint8>(data[0]) == pgdp::kBinnedSumsStateVersion) {
+    const bool binned_sums =
+        VARSIZE_ANY_EXHDR(in) > 16 && static_cast<uint8>(data[0]) == pgdp::kBinnedSumsStateVersion;
+    const bool binned_squares =
+        VARSIZE_ANY_EXHDR(in) > 16 && static_cast<uint8>(data[0]) == pgdp::kBinnedSquaresStateVersion;
+    if (binned_sums || binned_squares) {
         const std::size_t size = VARSIZE_ANY_EXHDR(in) - 16;
-        auto* state = static_cast<EstimatedState*>(MemoryContextAllocZero(context, sizeof(EstimatedState)));
-        PGDP_GUARDED(
-            pgdp::deserialize_binned_sums(reinterpret_cast<const unsigned char*>(data), size, state->sums));
-        std::memcpy(&state->head.lower, data + size, 8);
-        std::memcpy(&state->head.upper, data + size + 8, 8);
-        state->head.rows = pgdp::binned_rows(state->sums);
-        if (!is_estimated(state->head)) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+        pgdp::AggregateParameters unknown;
+        unknown.estimate_lower = true;  // the bounds are read from the bytes below
+        ClampedState* head = new_estimated_state(context, unknown, binned_squares);
+        if (binned_squares) {
+            pgdp::BinnedSquares& binned = estimated_squares(head).binned;
+            PGDP_GUARDED(pgdp::deserialize_binned_squares(bytes, size, binned));
+            head->rows = pgdp::binned_rows(binned.sums);
+        } else {
+            pgdp::BinnedSums& sums = estimated(head).sums;
+            PGDP_GUARDED(pgdp::deserialize_binned_sums(bytes, size, sums));
+            head->rows = pgdp::binned_rows(sums);
+        }
+        std::memcpy(&head->lower, data + size, 8);
+        std::memcpy(&head->upper, data + size + 8, 8);
+        if (!is_estimated(*head)) {
             ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
                             errmsg("invalid pgdp aggregate state (binned sums without an estimated bound)")));
         }
-        PG_RETURN_POINTER(&state->head);
+        PG_RETURN_POINTER(head);
     }
     if (VARSIZE_ANY_EXHDR(in) != kSerializedStateSize || static_cast<uint8>(data[0]) != kStateFormatVersion) {
         ereport(ERROR,
