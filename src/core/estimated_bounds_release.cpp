@@ -60,9 +60,10 @@ void require_binned_grid_bound(const char* name, double bound) {
 void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters) {
     if (kind != AggregateKind::Sum && kind != AggregateKind::Mean && kind != AggregateKind::Quantiles &&
         !reads_squares(kind)) {
-        throw ArgumentError(parameters.estimate_lower ? "lower" : "upper",
-                            "only dp_sum, dp_mean, dp_variance, dp_stddev and the quantiles accept NULL bounds",
-                            "Pass both bounds.");
+        throw ArgumentError(
+            parameters.estimate_lower ? "lower" : "upper",
+            "only dp_sum, dp_mean, dp_variance, dp_stddev and the quantiles accept NULL bounds",
+            "Pass both bounds.");
     }
     if (!parameters.estimate_lower) require_given_bound("lower", parameters.lower);
     if (!parameters.estimate_upper) require_given_bound("upper", parameters.upper);
