@@ -73,6 +73,49 @@ private:
     std::vector<double> releases_;
 };
 
+// Every event {M > t}, {M < t} of the thresholds in both directions, with its Clopper-Pearson
+// bounds at `level`: visit(witness), where witness.likely_lower bounds the likelier side's
+// probability from below and witness.unlikely_upper the other side's from above.
+template <typename Visit>
+void for_each_event(const SortedReleases& d, const SortedReleases& d_prime,
+                    const std::vector<double>& thresholds, double level, Visit visit) {
+    for (double threshold : thresholds) {
+        for (bool above : {true, false}) {
+            const AuditEvent event{threshold, above};
+            const std::size_t hits_d = d.hits(event);
+            const std::size_t hits_d_prime = d_prime.hits(event);
+            for (bool d_prime_likelier : {true, false}) {
+                const double lower = clopper_pearson_lower(d_prime_likelier ? hits_d_prime : hits_d,
+                                                           (d_prime_likelier ? d_prime : d).size(), level);
+                const double upper = clopper_pearson_upper(d_prime_likelier ? hits_d : hits_d_prime,
+                                                           (d_prime_likelier ? d : d_prime).size(), level);
+                visit(AuditWitness{event, d_prime_likelier, lower, upper});
+            }
+        }
+    }
+}
+
+// Each one-sided bound at failure_probability / (4 events) (Bonferroni over all of them).
+double bound_level(std::size_t events, double failure_probability) {
+    return failure_probability / (4.0 * static_cast<double>(std::max<std::size_t>(events, 1)));
+}
+
+// "[audit] name: <what> <value> of declared <declared> (<share>%), event ...; N events, M per side".
+std::string audit_line(const std::string& name, const char* what, double value, double declared,
+                       const AuditWitness& w, std::size_t events, std::size_t releases_per_side) {
+    std::ostringstream out;
+    out.precision(4);
+    out << "[audit] " << name << ": " << what << " " << value << " of declared " << declared << " ("
+        << 100.0 * value / declared << "%)";
+    if (value > 0.0) {
+        out << ", event {M " << (w.event.above ? ">" : "<") << " " << w.event.threshold << "}: P["
+            << (w.d_prime_likelier ? "D'" : "D") << "] >= " << w.likely_lower << ", P["
+            << (w.d_prime_likelier ? "D" : "D'") << "] <= " << w.unlikely_upper;
+    }
+    out << "; " << events << " events, " << releases_per_side << " releases per side";
+    return out.str();
+}
+
 }  // namespace
 
 AuditResult epsilon_lower_bound(std::vector<double> on_d, std::vector<double> on_d_prime,
@@ -83,30 +126,16 @@ AuditResult epsilon_lower_bound(std::vector<double> on_d, std::vector<double> on
     if (d.size() == 0 || d_prime.size() == 0) throw std::invalid_argument("no releases to audit");
     AuditResult result;
     result.events = 2 * thresholds.size();
-    result.bound_level =
-        failure_probability / (4.0 * static_cast<double>(std::max<std::size_t>(result.events, 1)));
+    result.bound_level = bound_level(result.events, failure_probability);
     result.releases_per_side = std::min(d.size(), d_prime.size());
-    for (double threshold : thresholds) {
-        for (bool above : {true, false}) {
-            const AuditEvent event{threshold, above};
-            const std::size_t hits_d = d.hits(event);
-            const std::size_t hits_d_prime = d_prime.hits(event);
-            for (bool d_prime_likelier : {true, false}) {
-                const SortedReleases& likely = d_prime_likelier ? d_prime : d;
-                const SortedReleases& unlikely = d_prime_likelier ? d : d_prime;
-                const double lower = clopper_pearson_lower(d_prime_likelier ? hits_d_prime : hits_d,
-                                                           likely.size(), result.bound_level);
-                if (lower - delta <= 0.0) continue;
-                const double upper = clopper_pearson_upper(d_prime_likelier ? hits_d : hits_d_prime,
-                                                           unlikely.size(), result.bound_level);
-                const double epsilon = std::log((lower - delta) / upper);
-                if (epsilon > result.epsilon_lower_bound) {
-                    result.epsilon_lower_bound = epsilon;
-                    result.witness = AuditWitness{event, d_prime_likelier, lower, upper};
-                }
-            }
+    for_each_event(d, d_prime, thresholds, result.bound_level, [&](const AuditWitness& w) {
+        if (w.likely_lower - delta <= 0.0) return;
+        const double epsilon = std::log((w.likely_lower - delta) / w.unlikely_upper);
+        if (epsilon > result.epsilon_lower_bound) {
+            result.epsilon_lower_bound = epsilon;
+            result.witness = w;
         }
-    }
+    });
     return result;
 }
 
@@ -118,63 +147,32 @@ MuAuditResult mu_lower_bound(std::vector<double> on_d, std::vector<double> on_d_
     const boost::math::normal_distribution<double> standard;
     MuAuditResult result;
     result.events = 2 * thresholds.size();
-    const double level =
-        failure_probability / (4.0 * static_cast<double>(std::max<std::size_t>(result.events, 1)));
     result.releases_per_side = std::min(d.size(), d_prime.size());
-    for (double threshold : thresholds) {
-        for (bool above : {true, false}) {
-            const AuditEvent event{threshold, above};
-            const std::size_t hits_d = d.hits(event);
-            const std::size_t hits_d_prime = d_prime.hits(event);
-            for (bool d_prime_likelier : {true, false}) {
-                const double lower = clopper_pearson_lower(d_prime_likelier ? hits_d_prime : hits_d,
-                                                           (d_prime_likelier ? d_prime : d).size(), level);
-                const double upper = clopper_pearson_upper(d_prime_likelier ? hits_d : hits_d_prime,
-                                                           (d_prime_likelier ? d : d_prime).size(), level);
-                if (lower <= 0.0 || upper >= 1.0) continue;
-                const double mu =
-                    boost::math::quantile(standard, lower) - boost::math::quantile(standard, upper);
-                if (mu > result.mu_lower_bound) {
-                    result.mu_lower_bound = mu;
-                    result.witness = AuditWitness{event, d_prime_likelier, lower, upper};
-                }
-            }
-        }
-    }
+    for_each_event(d, d_prime, thresholds, bound_level(result.events, failure_probability),
+                   [&](const AuditWitness& w) {
+                       if (w.likely_lower <= 0.0 || w.unlikely_upper >= 1.0) return;
+                       const double mu = boost::math::quantile(standard, w.likely_lower) -
+                                         boost::math::quantile(standard, w.unlikely_upper);
+                       if (mu > result.mu_lower_bound) {
+                           result.mu_lower_bound = mu;
+                           result.witness = w;
+                       }
+                   });
     return result;
 }
 
 void expect_mu_audit_within(const std::string& name, const MuAuditResult& result, double declared_mu,
                             double power_fraction) {
-    std::ostringstream out;
-    out.precision(4);
-    out << "[audit] " << name << ": mu_lb " << result.mu_lower_bound << " of declared " << declared_mu << " ("
-        << 100.0 * result.mu_lower_bound / declared_mu << "%)";
-    const AuditWitness& w = result.witness;
-    if (result.mu_lower_bound > 0.0) {
-        out << ", event {M " << (w.event.above ? ">" : "<") << " " << w.event.threshold << "}: P["
-            << (w.d_prime_likelier ? "D'" : "D") << "] >= " << w.likely_lower << ", P["
-            << (w.d_prime_likelier ? "D" : "D'") << "] <= " << w.unlikely_upper;
-    }
-    out << "; " << result.events << " events, " << result.releases_per_side << " releases per side";
-    std::cout << out.str() << "\n";
-    EXPECT_LE(result.mu_lower_bound, declared_mu) << out.str();
-    EXPECT_GE(result.mu_lower_bound, power_fraction * declared_mu) << out.str();
+    const std::string line = audit_line(name, "mu_lb", result.mu_lower_bound, declared_mu, result.witness,
+                                        result.events, result.releases_per_side);
+    std::cout << line << "\n";
+    EXPECT_LE(result.mu_lower_bound, declared_mu) << line;
+    EXPECT_GE(result.mu_lower_bound, power_fraction * declared_mu) << line;
 }
 
 std::string describe_audit(const std::string& name, const AuditResult& result, double declared_epsilon) {
-    std::ostringstream out;
-    out.precision(4);
-    out << "[audit] " << name << ": epsilon_lb " << result.epsilon_lower_bound << " of declared "
-        << declared_epsilon << " (" << 100.0 * result.epsilon_lower_bound / declared_epsilon << "%)";
-    const AuditWitness& w = result.witness;
-    if (result.epsilon_lower_bound > 0.0) {
-        out << ", event {M " << (w.event.above ? ">" : "<") << " " << w.event.threshold << "}: P["
-            << (w.d_prime_likelier ? "D'" : "D") << "] >= " << w.likely_lower << ", P["
-            << (w.d_prime_likelier ? "D" : "D'") << "] <= " << w.unlikely_upper;
-    }
-    out << "; " << result.events << " events, " << result.releases_per_side << " releases per side";
-    return out.str();
+    return audit_line(name, "epsilon_lb", result.epsilon_lower_bound, declared_epsilon, result.witness,
+                      result.events, result.releases_per_side);
 }
 
 void expect_audit_within(const std::string& name, const AuditResult& result, double declared_epsilon,

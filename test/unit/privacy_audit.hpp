@@ -125,11 +125,15 @@ std::vector<double> draw_releases(const Mechanism& mechanism, const Dataset& dat
     return releases;
 }
 
-// The audit of mechanism(dataset, random) -> double on neighbours D and D' at the declared delta
-// (0 for pure DP): pilot releases place the thresholds, then releases_per_side on each side.
+// An audit's releases: pilot releases place the thresholds, then releases_per_side on each side.
+struct AuditDraws {
+    std::vector<double> thresholds;
+    std::vector<double> on_d;
+    std::vector<double> on_d_prime;
+};
 template <typename Mechanism, typename Dataset>
-AuditResult audit_mechanism(const Mechanism& mechanism, const Dataset& d, const Dataset& d_prime,
-                            double delta, const AuditSettings& settings = {}) {
+AuditDraws draw_audit(const Mechanism& mechanism, const Dataset& d, const Dataset& d_prime,
+                      const AuditSettings& settings) {
     // Four disjoint families of streams: (pilot, main) x (D, D').
     const std::uint64_t base = settings.seed * 4096;
     const unsigned t = settings.threads;
@@ -137,10 +141,21 @@ AuditResult audit_mechanism(const Mechanism& mechanism, const Dataset& d, const 
     const std::vector<double> pilot_prime =
         draw_releases(mechanism, d_prime, settings.pilot_releases_per_side, base + 1024, t);
     pilot.insert(pilot.end(), pilot_prime.begin(), pilot_prime.end());
-    const std::vector<double> thresholds = audit_thresholds(std::move(pilot), settings);
-    return epsilon_lower_bound(draw_releases(mechanism, d, settings.releases_per_side, base + 2048, t),
-                               draw_releases(mechanism, d_prime, settings.releases_per_side, base + 3072, t),
-                               thresholds, delta, settings.failure_probability);
+    AuditDraws draws;
+    draws.thresholds = audit_thresholds(std::move(pilot), settings);
+    draws.on_d = draw_releases(mechanism, d, settings.releases_per_side, base + 2048, t);
+    draws.on_d_prime = draw_releases(mechanism, d_prime, settings.releases_per_side, base + 3072, t);
+    return draws;
+}
+
+// The audit of mechanism(dataset, random) -> double on neighbours D and D' at the declared delta
+// (0 for pure DP).
+template <typename Mechanism, typename Dataset>
+AuditResult audit_mechanism(const Mechanism& mechanism, const Dataset& d, const Dataset& d_prime,
+                            double delta, const AuditSettings& settings = {}) {
+    AuditDraws draws = draw_audit(mechanism, d, d_prime, settings);
+    return epsilon_lower_bound(std::move(draws.on_d), std::move(draws.on_d_prime), draws.thresholds, delta,
+                               settings.failure_probability);
 }
 
 // A mechanism whose release is a vector (per-group releases, histogram bins, quantiles), audited
@@ -190,16 +205,9 @@ MuAuditResult mu_lower_bound(std::vector<double> on_d, std::vector<double> on_d_
 template <typename Mechanism, typename Dataset>
 MuAuditResult audit_mechanism_mu(const Mechanism& mechanism, const Dataset& d, const Dataset& d_prime,
                                  const AuditSettings& settings = {}) {
-    const std::uint64_t base = settings.seed * 4096;
-    const unsigned t = settings.threads;
-    std::vector<double> pilot = draw_releases(mechanism, d, settings.pilot_releases_per_side, base, t);
-    const std::vector<double> pilot_prime =
-        draw_releases(mechanism, d_prime, settings.pilot_releases_per_side, base + 1024, t);
-    pilot.insert(pilot.end(), pilot_prime.begin(), pilot_prime.end());
-    const std::vector<double> thresholds = audit_thresholds(std::move(pilot), settings);
-    return mu_lower_bound(draw_releases(mechanism, d, settings.releases_per_side, base + 2048, t),
-                          draw_releases(mechanism, d_prime, settings.releases_per_side, base + 3072, t),
-                          thresholds, settings.failure_probability);
+    AuditDraws draws = draw_audit(mechanism, d, d_prime, settings);
+    return mu_lower_bound(std::move(draws.on_d), std::move(draws.on_d_prime), draws.thresholds,
+                          settings.failure_probability);
 }
 
 // mu_lb <= declared mu (soundness) and mu_lb >= power_fraction * declared mu (power). Prints a line.
