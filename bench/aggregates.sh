@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# dp_sum, dp_mean (also with NULL bounds, estimated), dp_count, dp_variance and dp_histogram
+# dp_sum, dp_mean, dp_variance (also with NULL bounds, estimated), dp_count, dp_histogram, the
+# quantiles (also with NULL bounds) and dp_count_distinct
 # against PostgreSQL's sum, avg, count(*),
 # var_pop and a width_bucket GROUP BY, serial and with two
 # parallel workers, plus hash-aggregate memory per group. One run does everything:
@@ -140,6 +141,8 @@ LABELS=(
     "sum float8, NULL bounds (estimated)"
     "mean float8, NULL bounds (estimated)"
     "sum float8 GROUP BY 1000 groups, NULL bounds"
+    "variance float8, NULL bounds (estimated)"
+    "9 quantiles float8, NULL bounds (vs one percentile_cont)"
 )
 OURS=(
     "SELECT dp_sum(f8, $P) FROM $TABLE"
@@ -155,6 +158,8 @@ OURS=(
     "SELECT dp_sum(f8, NULL, NULL, 1, 1e-6) FROM $TABLE"
     "SELECT dp_mean(f8, NULL, NULL, 1, 1e-6) FROM $TABLE"
     "SELECT g1000, dp_sum(f8, NULL, NULL, 1, 1e-6) FROM $TABLE GROUP BY g1000"
+    "SELECT dp_variance(f8, NULL, NULL, 1, 1e-6) FROM $TABLE"
+    "SELECT dp_quantiles(f8, NULL, NULL, ARRAY[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], 1) FROM $TABLE"
 )
 BUILTIN=(
     "SELECT sum(f8) FROM $TABLE"
@@ -170,6 +175,8 @@ BUILTIN=(
     "SELECT sum(f8) FROM $TABLE"
     "SELECT avg(f8) FROM $TABLE"
     "SELECT g1000, sum(f8) FROM $TABLE GROUP BY g1000"
+    "SELECT var_pop(f8) FROM $TABLE"
+    "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY f8) FROM $TABLE"
 )
 SHOWN_OURS=(
     "dp_sum(f8, $P)"
@@ -185,10 +192,13 @@ SHOWN_OURS=(
     "dp_sum(f8, NULL, NULL, 1, 1e-6)"
     "dp_mean(f8, NULL, NULL, 1, 1e-6)"
     "dp_sum(f8, NULL, NULL, 1, 1e-6) GROUP BY g1000"
+    "dp_variance(f8, NULL, NULL, 1, 1e-6)"
+    "dp_quantiles(f8, NULL, NULL, ARRAY[0.1, ..., 0.9], 1)"
 )
 SHOWN_BUILTIN=("sum(f8)" "sum(i8)" "avg(f8)" "avg(i8)" "count(*)" "sum(f8) GROUP BY g1000" "var_pop(f8)"
                "width_bucket(f8, 0, 1000, 10), count(*) GROUP BY 1" "percentile_cont(0.5) WITHIN GROUP (ORDER BY f8)"
-               "count(DISTINCT i8)" "sum(f8)" "avg(f8)" "sum(f8) GROUP BY g1000")
+               "count(DISTINCT i8)" "sum(f8)" "avg(f8)" "sum(f8) GROUP BY g1000" "var_pop(f8)"
+               "percentile_cont(0.5) WITHIN GROUP (ORDER BY f8)")
 
 
 # Median of numbers on stdin.
