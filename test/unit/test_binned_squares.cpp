@@ -230,21 +230,21 @@ TEST(BinnedSquares, SerializationRoundTripsAndRejectsCorruptStates) {
     const std::size_t at = 5 + 48 * bin;
     // Squares too small for the sum (Cauchy-Schwarz): the low limb and the middle limb cleared.
     pgdp::StateBytes small = bytes;
-    for (int i = 24; i < 40; ++i) small[at + i] = 0;
+    for (int i = 24; i < 40; ++i) small.at(at + i) = 0;
     corrupt(small);
     // Squares too large for the bin's range: the top limb raised.
     pgdp::StateBytes large = bytes;
-    large[at + 40] ^= 0x10;
+    large.at(at + 40) ^= 0x10;
     corrupt(large);
     // Squares of an empty bin.
     pgdp::StateBytes empty_bin = bytes;
     std::size_t free_bin = 0;
     while (state->sums.counts[free_bin] != 0) ++free_bin;
-    empty_bin[5 + 48 * free_bin + 24] = 1;
+    empty_bin.at(5 + 48 * free_bin + 24) = 1;  // at(): GCC 16 warned on [] here
     corrupt(empty_bin);
     // A negative count.
     pgdp::StateBytes negative = bytes;
-    negative[5 + 7] = 0x80;
+    negative.at(5 + 7) = 0x80;
     corrupt(negative);
 }
 
