@@ -186,6 +186,18 @@ SET SESSION AUTHORIZATION ps_dp_only;
 SELECT count(*) FROM ps_visits;
 SET pgdp.rows_per_unit = 3;
 SELECT (SELECT dp_count_distinct(minutes, 1e9) FROM ps_visits WHERE region = 'r1') AS released;
+-- The value of each row-capped statistic must be leakproof too (0.13): a function of the
+-- analyst's that raises on one person's value (85: unit 1000) would be an existence oracle, run
+-- on the protected rows after the charge. Refused (42501) before any charge.
+CREATE FUNCTION pg_temp.leaky(x int) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS 'SELECT x + 1 / (x - 85)';
+SELECT releases AS releases_before FROM pgdp.my_budget \gset
+\set VERBOSITY sqlstate
+SELECT dp_histogram(pg_temp.leaky(minutes), 0, 90, 3, 1) FROM ps_visits;
+SELECT dp_median(pg_temp.leaky(minutes), 0, 90, 1) FROM ps_visits;
+SELECT dp_count_distinct(pg_temp.leaky(minutes), 1) FROM ps_visits;
+\set VERBOSITY default
+SELECT releases - :releases_before AS charged FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
 -- The release cache: with a data epoch, the same histogram asked again is the stored answer and
