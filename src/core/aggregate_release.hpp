@@ -159,6 +159,14 @@ struct AggregatePlan {
 // Throws ArgumentError/RangeError for parameters no release can honour (plan_release).
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters);
 
+// The statistics that take NULL bounds (0.12, 0.13): estimated inside the release (dp_sum, dp_mean,
+// dp_variance, dp_stddev and their *_ci forms) or a log-linear quantile tree (the quantiles).
+// The one list the shim's refusal and the core's validation both read.
+constexpr bool accepts_null_bounds(AggregateKind kind) {
+    return kind == AggregateKind::Sum || kind == AggregateKind::Mean || reads_squares(kind) ||
+           kind == AggregateKind::Quantiles;
+}
+
 constexpr bool estimates_bounds(const AggregateParameters& parameters) {
     return parameters.estimate_lower || parameters.estimate_upper;
 }

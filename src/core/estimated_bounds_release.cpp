@@ -58,8 +58,7 @@ void require_binned_grid_bound(const char* name, double bound) {
 }  // namespace
 
 void require_estimable_bounds(AggregateKind kind, const AggregateParameters& parameters) {
-    if (kind != AggregateKind::Sum && kind != AggregateKind::Mean && kind != AggregateKind::Quantiles &&
-        !reads_squares(kind)) {
+    if (!accepts_null_bounds(kind)) {
         throw ArgumentError(
             parameters.estimate_lower ? "lower" : "upper",
             "only dp_sum, dp_mean, dp_variance, dp_stddev and the quantiles accept NULL bounds",

@@ -123,9 +123,7 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
-    const bool accepts = identity.kind == AggregateKind::Sum || identity.kind == AggregateKind::Mean ||
-                         pgdp::reads_squares(identity.kind) || identity.kind == AggregateKind::Quantiles;
-    if (!accepts) {
+    if (!pgdp::accepts_null_bounds(identity.kind)) {
         // As before 0.12 (the message unchanged), with the reason.
         ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s must not be NULL", name),
                         errdetail("Only dp_sum, dp_mean, dp_variance, dp_stddev (and their *_ci forms) and "
