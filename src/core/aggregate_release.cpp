@@ -197,7 +197,10 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
         stage.epsilon = split_bounds_budget(parameters.epsilon, parameters.delta).bounds_epsilon;
         stage.groups_per_unit = parameters.groups_per_unit;
         (void)plan_bounds_estimation(stage);
-        return plan_aggregate_release(kind, widest_bounds_parameters(parameters));
+        const AggregateParameters widest = widest_bounds_parameters(parameters);
+        // The plan a release falls back to (estimated_bounds_release.hpp), so it cannot raise later.
+        if (reads_squares(kind)) (void)plan_at_release_bounds(kind, widest);
+        return plan_aggregate_release(kind, widest);
     }
     AggregatePlan plan{};
     plan.kind = kind;

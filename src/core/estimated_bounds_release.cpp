@@ -126,14 +126,46 @@ AggregateParameters estimate_release_parameters(const AggregateParameters& param
     return release;
 }
 
+CentredSquaresFrame centred_squares_frame(const AggregateParameters& release) {
+    const CentredSquareUnits units =
+        centred_square_units(release.lower, release.upper, release.unit_exponent);
+    return CentredSquaresFrame{release.lower, release.upper, units.bounds_units, release.unit_exponent,
+                               units.square_exponent};
+}
+
+// The release's parameters and plan: at the estimated bounds, or at the widest ones when those
+// cannot be planned (EstimatedBoundsRelease). plan_aggregate_release planned the widest before the
+// charge, so the fallback does not raise.
+AggregatePlan plan_or_widest(AggregateKind kind, const AggregateParameters& parameters,
+                             AggregateParameters& release, EstimatedBoundsRelease& out) {
+    try {
+        return plan_at_release_bounds(kind, release);
+    } catch (const RangeError&) {
+    } catch (const ArgumentError&) {}
+    const double delta = release.delta;
+    release = widest_bounds_parameters(parameters);
+    release.delta = delta;
+    out.bounds = ReleaseBounds{release.lower, release.upper};
+    return plan_at_release_bounds(kind, release);
+}
+
 }  // namespace
+
+AggregatePlan plan_at_release_bounds(AggregateKind kind, const AggregateParameters& release) {
+    if (!reads_squares(kind)) return plan_aggregate_release(kind, release);
+    AggregatePlan plan{};
+    plan.kind = kind;
+    plan_variance_of_floored_totals(release, floored_squares_sensitivity(centred_squares_frame(release)),
+                                    plan);
+    return plan;
+}
 
 EstimatedBoundsRelease release_with_estimated_bounds(AggregateKind kind,
                                                      const AggregateParameters& parameters,
                                                      const BinnedSums& sums, RandomSource& random) {
     EstimatedBoundsRelease out;
-    const AggregateParameters release = estimate_release_parameters(parameters, sums.counts, random, out);
-    const AggregatePlan plan = plan_aggregate_release(kind, release);
+    AggregateParameters release = estimate_release_parameters(parameters, sums.counts, random, out);
+    const AggregatePlan plan = plan_or_widest(kind, parameters, release, out);
     ExactTotals totals;
     totals.rows = binned_rows(sums);
     totals.total_units = clamped_total_units(sums, release.lower, release.upper, release.unit_exponent);
@@ -146,15 +178,9 @@ EstimatedBoundsRelease release_variance_with_estimated_bounds(AggregateKind kind
                                                               const BinnedSquares& binned,
                                                               RandomSource& random) {
     EstimatedBoundsRelease out;
-    const AggregateParameters release =
-        estimate_release_parameters(parameters, binned.sums.counts, random, out);
-    const CentredSquareUnits units =
-        centred_square_units(release.lower, release.upper, release.unit_exponent);
-    const CentredSquaresFrame frame{release.lower, release.upper, units.bounds_units, release.unit_exponent,
-                                    units.square_exponent};
-    AggregatePlan plan{};
-    plan.kind = kind;
-    plan_variance_of_floored_totals(release, floored_squares_sensitivity(frame), plan);
+    AggregateParameters release = estimate_release_parameters(parameters, binned.sums.counts, random, out);
+    const AggregatePlan plan = plan_or_widest(kind, parameters, release, out);
+    const CentredSquaresFrame frame = centred_squares_frame(release);
     ExactTotals totals;
     totals.rows = binned_rows(binned.sums);
     totals.total_units =

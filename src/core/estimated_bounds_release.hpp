@@ -40,11 +40,23 @@ struct ReleaseBounds {
 };
 ReleaseBounds bounds_for_release(const AggregateParameters& parameters, const EstimatedBounds& estimate);
 
+// The plan of the statistic's release once its bounds are known: plan_aggregate_release for Sum
+// and Mean; for Variance and StandardDeviation the floored totals' plan
+// (plan_variance_of_floored_totals). plan_aggregate_release checks it at the widest bounds before
+// the charge.
+AggregatePlan plan_at_release_bounds(AggregateKind kind, const AggregateParameters& release);
+
 struct EstimatedBoundsRelease {
     AggregateRelease release;
     ReleaseBounds bounds;   // the bounds used (a DP output: post-processing of the bounds stage)
     bool bounds_from_data;  // false: the estimate's default [-1, 1] (no occupied bin)
 };
+
+// The release falls back to the widest bounds (the charged plan's, checked before the charge) when
+// the estimated bounds cannot be planned: a noise scale beyond the exact samplers' limits in grid
+// steps, which the power-of-two grid lets reach up to twice the widest plan's at a tiny epsilon.
+// A function of the bounds stage's output and public values (post-processing), so no error can
+// follow the charge for this cause.
 
 // parameters: as validated, with estimate_lower and/or estimate_upper, mechanism resolved (the
 // charged plan's). sums: the rows, clamped to the given side when they were added.
