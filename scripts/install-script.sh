@@ -141,6 +141,60 @@ EOF
     histogram_aggregates
     quantile_aggregates
     distinct_aggregates
+    omitted_bounds_aggregates
+}
+
+# The forms without bounds (0.14; also written into the 0.13 -> 0.14 update script): each stands
+# for its NULL-bound form, into which pgdp's planner rewrites the call (src/pg/calls/omitted_bounds.hpp).
+# (value, epsilon [, delta]) only: with a mechanism or the *_ci forms' alpha they would collide
+# with the bounded forms' argument lists.
+OMITTED_FORMS=('float8' 'float8, float8')
+OMITTED_OPTIONS="$SHARED_OPTIONS"  # never run: the same declarations as the forms they stand for
+omitted_final() {
+    case "$1" in
+        int8 | float8 | numeric) echo "pgdp_omitted_bounds_final_$1" ;;
+        'float8[]') echo pgdp_omitted_bounds_final_float8_array ;;
+    esac
+}
+# sum_type TYPE: dp_sum's result type for values of TYPE; float_or_numeric TYPE: the others'.
+sum_type() { case "$1" in int2 | int4 | int8) echo int8 ;; numeric) echo numeric ;; *) echo float8 ;; esac; }
+float_or_numeric() { case "$1" in numeric) echo numeric ;; *) echo float8 ;; esac; }
+omitted_comment() { echo "$1 with its bounds omitted: the planner rewrites the call into $1(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves)."; }
+
+omitted_bounds_aggregates() {
+    local type form result arguments name
+    echo
+    echo "-- Forms without bounds (0.14): dp_sum(value, epsilon [, delta]) is dp_sum(value, NULL, NULL,"
+    echo "-- epsilon [, delta]), likewise dp_mean, dp_variance, dp_stddev, dp_median, dp_quantile(value, q, ...)"
+    echo "-- and dp_quantiles(value, q[], ...). pgdp's planner rewrites each call into that form; these"
+    echo "-- functions only refuse a call planned without pgdp."
+    for result in int8 float8 numeric 'float8[]'; do
+        printf "CREATE FUNCTION %s(internal) RETURNS %s\nAS 'MODULE_PATHNAME', 'pgdp_omitted_bounds_final' LANGUAGE C PARALLEL SAFE;\n" \
+            "$(omitted_final "$result")" "$result"
+    done
+    for arguments in '"any", float8' '"any", float8, float8' '"any", float8, float8, float8' '"any", float8[], float8' \
+        '"any", float8[], float8, float8'; do
+        transition pgdp_omitted_bounds_transfn pgdp_omitted_bounds_transfn "$arguments"
+    done
+    for type in "${VALUE_TYPES[@]}"; do
+        for form in "${OMITTED_FORMS[@]}"; do
+            aggregate dp_sum "$type, $form" pgdp_omitted_bounds_transfn "$(omitted_final "$(sum_type "$type")")" \
+                "$(omitted_comment dp_sum)" "$OMITTED_OPTIONS"
+            for name in dp_mean dp_variance dp_stddev; do
+                aggregate "$name" "$type, $form" pgdp_omitted_bounds_transfn \
+                    "$(omitted_final "$(float_or_numeric "$type")")" "$(omitted_comment "$name")" \
+                    "$OMITTED_OPTIONS"
+            done
+        done
+    done
+    for form in "${OMITTED_FORMS[@]}"; do
+        aggregate dp_median "float8, $form" pgdp_omitted_bounds_transfn "$(omitted_final float8)" \
+            "$(omitted_comment dp_median)" "$OMITTED_OPTIONS"
+        aggregate dp_quantile "float8, float8, $form" pgdp_omitted_bounds_transfn "$(omitted_final float8)" \
+            "$(omitted_comment dp_quantile)" "$OMITTED_OPTIONS"
+        aggregate dp_quantiles "float8, float8[], $form" pgdp_omitted_bounds_transfn "$(omitted_final 'float8[]')" \
+            "$(omitted_comment dp_quantiles)" "$OMITTED_OPTIONS"
+    done
 }
 
 DISTINCT_OPTIONS='STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
@@ -272,11 +326,16 @@ check_aggregate_table() {
             aggregate = $3; sub(/\(.*/, "", aggregate)
             arguments = $0; sub(/^[^(]*\(/, "", arguments); sub(/\).*/, "", arguments)
             count = split(arguments, unused, ",")
-            if (!(aggregate in low) || count < low[aggregate]) low[aggregate] = count
-            if (!(aggregate in high) || count > high[aggregate]) high[aggregate] = count
         }
         aggregate != "" && /FINALFUNC = / {
             final = $0; sub(/.*FINALFUNC = /, "", final); sub(/[^a-z_0-9].*/, "", final)
+            # A form without bounds (omitted_bounds_aggregates) stands for the row of its name.
+            if (c_function[final] == "pgdp_omitted_bounds_final") {
+                if (!(aggregate in symbol)) print "aggregate " aggregate " without bounds is not a row of kAggregates"
+                aggregate = ""; next
+            }
+            if (!(aggregate in low) || count < low[aggregate]) low[aggregate] = count
+            if (!(aggregate in high) || count > high[aggregate]) high[aggregate] = count
             finals[aggregate] = finals[aggregate] " " final; aggregate = ""
         }
         END {

@@ -9,6 +9,7 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 }
 
@@ -23,12 +24,16 @@ struct IdentityEntry {
 };
 HTAB* identities = nullptr;
 
-// The row whose final function is `symbol` of the pgdp library `library` (a path or file name).
-AggregateIdentity identity_of_final(const char* symbol, const char* library) {
+// True if `library` (a path or file name) is the pgdp library.
+bool is_pgdp_library(const char* library) {
     const char* base = std::strrchr(library, '/');
     base = base != nullptr ? base + 1 : library;
-    if (std::strncmp(base, "pgdp", 4) != 0 || (base[4] != '\0' && base[4] != '.'))
-        return identity_table::kNotPgdp;
+    return std::strncmp(base, "pgdp", 4) == 0 && (base[4] == '\0' || base[4] == '.');
+}
+
+// The row whose final function is `symbol` of the pgdp library `library`.
+AggregateIdentity identity_of_final(const char* symbol, const char* library) {
+    if (!is_pgdp_library(library)) return identity_table::kNotPgdp;
     for (const AggregateDefinition& row : kAggregates) {
         if (std::strcmp(symbol, row.final_symbol) == 0) return identity_table::identity_of(row);
     }
@@ -53,6 +58,15 @@ AggregateIdentity lookup_identity(Oid aggfnoid) {
         char* symbol = TextDatumGetCString(source);
         char* library = TextDatumGetCString(binary);
         identity = identity_of_final(symbol, library);
+        if (std::strcmp(symbol, kOmittedBoundsFinalSymbol) == 0 && is_pgdp_library(library)) {
+            // A form without the bounds stands for the NULL-bound aggregate of the same name.
+            char* name = get_func_name(aggfnoid);
+            if (name != nullptr) {
+                identity = identity_table::named(name);
+                identity.omits_bounds = identity.is_pgdp;
+                pfree(name);
+            }
+        }
         pfree(symbol);
         pfree(library);
     }

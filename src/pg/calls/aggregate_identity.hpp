@@ -72,7 +72,14 @@ struct AggregateIdentity {
     bool with_interval;  // the *_ci forms: a dp_release record with an interval
     const char* name;    // "dp_sum", "dp_mean_ci", ... (static storage)
     ArgumentPositions at;
+    // A form without the bounds, dp_sum(value, epsilon [, delta]) (calls/omitted_bounds.hpp): `at`
+    // holds the positions of the form it stands for, valid only once the call was rewritten into it.
+    bool omits_bounds = false;
 };
+
+// The final function's C symbol of every form without the bounds (it raises: the planner rewrites
+// each call into the NULL-bound form before anything runs).
+inline constexpr const char* kOmittedBoundsFinalSymbol = "pgdp_omitted_bounds_final";
 // Looked up once per aggregate OID per backend (pg_aggregate -> final function -> pg_proc).
 AggregateIdentity identify_aggregate(Oid aggfnoid);
 

@@ -71,6 +71,16 @@ bool collect_aggrefs(Node* node, void* context) {
         auto* collector = static_cast<AggrefCollector*>(context);
         Aggref* aggref = castNode(Aggref, node);
         const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
+        if (identity.omits_bounds) {
+            // The analysis rewrites every such call it sees (calls/omitted_bounds.hpp); one in a
+            // SQL function the planner inlined afterwards was not: refused while planning.
+            ereport(ERROR,
+                    (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                     errmsg("%s without bounds cannot be used inside a SQL function in FROM", identity.name),
+                     errdetail("The planner inlined the function after pgdp rewrote the query."),
+                     errhint("Write the bounds as NULL in the function: %s(value, NULL, NULL, ...).",
+                             identity.name)));
+        }
         bool seen = false;
         // One release per distinct call: identical calls share aggno (computed once). This Agg's
         // sites are the last ones of the list (its targetlist and qual are collected one after the

@@ -11,6 +11,7 @@ extern "C" {
 
 #include "pg/base/pg_compat.hpp"
 #include "pg/calls/aggregate_call.hpp"
+#include "pg/calls/omitted_bounds.hpp"
 #include "pg/planning/query_builder.hpp"
 
 namespace pgdp::pg {
@@ -39,7 +40,9 @@ bool visit(Node* node, void* context);
 
 bool in_selection(const Frame& frame) { return frame.part == Part::SelectList || frame.part == Part::Having; }
 
-void note_aggregate(const Aggref* aggref, Walk& walk) {
+void note_aggregate(Aggref* aggref, Walk& walk) {
+    // A form without bounds becomes its NULL-bound form first: what every later stage reads.
+    if (identify_aggregate(aggref->aggfnoid).omits_bounds) insert_null_bounds(aggref);
     const bool pgdp = identify_aggregate(aggref->aggfnoid).is_pgdp;
     if (pgdp) walk.result->any_call = true;
     // The level the call belongs to, agglevelsup levels up; it is that level's call when the walk
