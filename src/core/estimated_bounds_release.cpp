@@ -33,8 +33,7 @@ void require_given_bound(const char* name, double bound) {
     if (std::fabs(bound) > kLargestBoundNextToEstimate) {
         throw ArgumentError(name,
                             std::string(name) +
-                                " must lie within +-2^63 (9.2e18) when the other bound is "
-                                "NULL (estimated), got " +
+                                " must lie within +-2^63 (9.2e18) when the other bound is NULL, got " +
                                 shown(bound),
                             "Pass both bounds, or a bound of smaller magnitude.");
     }
