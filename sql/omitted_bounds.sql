@@ -111,6 +111,8 @@ SELECT pg_temp.charges() AS before \gset
 SELECT pg_temp.error_of('SELECT dp_sum(v, NULL) FROM ob_sales') AS null_epsilon;
 SELECT pg_temp.error_of('SELECT dp_mean(v, -1) FROM ob_sales') AS negative_epsilon;
 SELECT pg_temp.error_of('SELECT dp_variance(v, 1, 1.5) FROM ob_sales') AS delta_too_large;
+-- A quarter of epsilon estimates the bounds: the error names the epsilon given, not its parts.
+SELECT pg_temp.error_of('SELECT dp_sum(v, 1e-300) FROM ob_sales') AS epsilon_in_parts_too_small;
 SELECT pg_temp.error_of('SELECT dp_quantile(d, 1.5, 1) FROM ob_sales') AS q_above_1;
 SELECT pg_temp.error_of('SELECT dp_quantiles(d, ''{}''::float8[], 1) FROM ob_sales') AS empty_q;
 -- A SQL function in FROM that the planner inlines (after pgdp's rewrite): refused while planning.

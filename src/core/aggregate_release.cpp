@@ -188,7 +188,30 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
     return given;
 }
 
+namespace {
+AggregatePlan plan_statistic(AggregateKind kind, const AggregateParameters& parameters);
+}  // namespace
+
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters) {
+    try {
+        return plan_statistic(kind, parameters);
+    } catch (const ArgumentError& error) {
+        // A release that splits its epsilon (the bounds stage's share, dp_mean's halves, the
+        // variance's three parts, the quantile tree's levels) checks each part against the floor:
+        // the message names the call's epsilon, not an internal part.
+        if (!is_epsilon_floor_error(error) || !(parameters.epsilon >= kMinEpsilonDelta)) throw;
+        throw ArgumentError("epsilon",
+                            "epsilon " + shown(parameters.epsilon) +
+                                " is too small for this release: each of the parts it is split into "
+                                "must be at least " +
+                                shown(kMinEpsilonDelta),
+                            error.hint());
+    }
+}
+
+namespace {
+
+AggregatePlan plan_statistic(AggregateKind kind, const AggregateParameters& parameters) {
     // The quantiles need no bounds stage (quantile_parameters: the log-linear leaf map).
     if (estimates_bounds(parameters) && kind != AggregateKind::Quantiles) {
         // The charge's plan (estimated_bounds_release.hpp): the release's share of the budget at the
@@ -236,6 +259,8 @@ AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParamete
     }
     return plan;
 }
+
+}  // namespace
 
 DistinctCountParameters distinct_count_parameters(const AggregateParameters& parameters) {
     DistinctCountParameters distinct;

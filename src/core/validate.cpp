@@ -48,6 +48,13 @@ void require_epsilon(double epsilon) {
     }
 }
 
+bool is_epsilon_floor_error(const ArgumentError& error) {
+    const std::string prefix = below_floor_message("epsilon", 0.0);
+    const std::size_t length = prefix.rfind(", got ");
+    return error.argument() == "epsilon" &&
+           std::string(error.what()).compare(0, length, prefix, 0, length) == 0;
+}
+
 void require_delta(double delta, double upper, const char* why) {
     const char* hint =
         "delta is the probability of exceeding the epsilon bound; choose it far below 1/n for n "

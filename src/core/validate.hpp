@@ -2,6 +2,8 @@
 // (SQLSTATE 22023), or RangeError for valid arguments whose result is out of range (22003).
 #pragma once
 
+#include "core/errors.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,6 +28,8 @@ constexpr double kMinEpsilonDelta = 1e-300;
 
 // epsilon: finite and >= kMinEpsilonDelta.
 void require_epsilon(double epsilon);
+// True if error is require_epsilon's for a value below kMinEpsilonDelta.
+bool is_epsilon_floor_error(const ArgumentError& error);
 // delta: in [kMinEpsilonDelta, upper); upper is 1 unless
 // a method needs less (e.g. 0.5).
 void require_delta(double delta, double upper = 1.0, const char* why = nullptr);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/accuracy.hpp"
+#include "core/aggregate_release.hpp"
 #include "core/errors.hpp"
 #include "core/gaussian_calibration.hpp"
 #include "core/gaussian_method.hpp"
@@ -74,6 +75,34 @@ TEST(ErrorTexts, EpsilonAndDeltaFloorIsStated) {
     // Was "got 0": the Laplace release of epsilon 5e-324 calibrated at one ulp below, 0.
     EXPECT_EQ(message_of([] { pgdp::plan_release(5e-324, 0.0, pgdp::Mechanism::Laplace, 1.0, 1.0, true); }),
               "epsilon must be at least 1e-300, got 5e-324");
+}
+
+// A release that splits epsilon into parts (the bounds stage's quarter, dp_mean's halves, the
+// variance's three parts, the quantile tree) names the call's epsilon, not a part of it (round 19
+// noted "epsilon must be at least 1e-300, got 2.5e-301" for dp_sum(x, NULL, NULL, 1e-300)).
+TEST(ErrorTexts, AnEpsilonSplitIntoPartsTooSmallIsNamedAsGiven) {
+    const std::string expected =
+        "epsilon 1e-300 is too small for this release: each of the parts it is split into must be at least "
+        "1e-300";
+    auto plan_message = [](pgdp::AggregateKind kind, bool estimated) {
+        pgdp::AggregateParameters given;
+        given.lower = 0.0;
+        given.upper = 100.0;
+        given.epsilon = 1e-300;
+        if (estimated) given.estimate_lower = given.estimate_upper = true;
+        return message_of([&] {
+            const pgdp::AggregateParameters p =
+                pgdp::validate_aggregate_parameters(kind, false, given, "laplace");
+            (void)pgdp::plan_aggregate_release(kind, p);
+        });
+    };
+    EXPECT_EQ(plan_message(pgdp::AggregateKind::Sum, true), expected);
+    EXPECT_EQ(plan_message(pgdp::AggregateKind::Mean, false), expected);
+    EXPECT_EQ(plan_message(pgdp::AggregateKind::Variance, false), expected);
+    EXPECT_EQ(plan_message(pgdp::AggregateKind::Quantiles, false), expected);
+    // A call's own epsilon below the floor keeps require_epsilon's message.
+    EXPECT_EQ(message_of([] { pgdp::require_epsilon(1e-301); }),
+              "epsilon must be at least 1e-300, got 1e-301");
 }
 
 TEST(ErrorTexts, ReleasesThatCannotBeSampledAreRefusedWhenPlanned) {
