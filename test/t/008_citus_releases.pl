@@ -857,6 +857,7 @@ PREPARE nb(float8, float8, float8) AS SELECT 0, dp_quantile(x, $1, $2, $3, 1e9) 
 		[ 'dp_histogram', q{SELECT r.name, dp_histogram(s.amount, 0, 100, 4, 1.0) FROM sales s JOIN regions r USING (region)
 			GROUP BY r.name ORDER BY r.name} ],
 		[ 'dp_quantiles', q{SELECT region, dp_quantiles(price, 0, 250, '{0.1,0.5,0.9}', 1.0) FROM sales GROUP BY region ORDER BY region} ],
+		[ 'NULL-bound dp_quantiles', q{SELECT region, dp_quantiles(price, NULL, NULL, '{0.1,0.5,0.9}', 1.0) FROM sales GROUP BY region ORDER BY region} ],
 		[ 'dp_count_distinct', q{SELECT region, dp_count_distinct(customer, 1.0) FROM sales GROUP BY region ORDER BY region} ]);
 	my %first;
 	for my $panel (@panels)
