@@ -405,3 +405,10 @@ CREATE AGGREGATE dp_quantiles(float8, float8[], float8, float8) (
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantiles(float8, float8[], float8, float8) IS
     'dp_quantiles with its bounds omitted: the planner rewrites the call into dp_quantiles(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
+
+-- ---- Quantiles with NULL bounds over Citus tables ------------------------------------------
+-- pgdp.quantile_leaf (the workers' state key) takes a NULL bound: the log-linear leaf map of the
+-- single-node quantiles (docs/privacy.md "Distributed tables (Citus, 0.8)"); only its comment
+-- changes in the catalog.
+COMMENT ON FUNCTION pgdp.quantile_leaf(float8, float8, float8) IS
+    'One row''s leaf (0 to 65535) in the quantile tree of the pgdp quantiles, its value clamped to [lower, upper], a NULL bound selecting the log-linear leaf map (NULL for a NULL or NaN value); counted on Citus workers';

@@ -2897,7 +2897,7 @@ COMMENT ON FUNCTION pgdp.histogram_bin(float8, float8, float8, int) IS
 CREATE FUNCTION pgdp.quantile_leaf(value float8, lower float8, upper float8) RETURNS int
 AS 'MODULE_PATHNAME', 'pgdp_quantile_leaf' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.quantile_leaf(float8, float8, float8) IS
-    'One row''s leaf (0 to 65535) in the quantile tree of the pgdp quantiles, its value clamped to [lower, upper] (NULL for NaN); counted on Citus workers';
+    'One row''s leaf (0 to 65535) in the quantile tree of the pgdp quantiles, its value clamped to [lower, upper], a NULL bound selecting the log-linear leaf map (NULL for a NULL or NaN value); counted on Citus workers';
 CREATE FUNCTION pgdp.distributed_partials(query text) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgdp_distributed_partials' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION pgdp.distributed_partials(text) IS

@@ -21,6 +21,18 @@ namespace pgdp {
 
 namespace {
 
+// The quantiles' bounds as given (the plan checks them for the leaf map). A NULL bound: the
+// log-linear leaf map (quantile_parameters), a given bound next to it within +-2^63 as for dp_sum.
+void require_quantile_call_bounds(AggregateParameters& given) {
+    if (estimates_bounds(given)) {
+        require_estimable_bounds(AggregateKind::Quantiles, given);
+        if (given.estimate_lower) given.lower = 0.0;
+        if (given.estimate_upper) given.upper = 0.0;
+    } else {
+        require_usable_bounds(given.lower, given.upper);
+    }
+}
+
 // dp_sum: adding or removing one row moves the total by at most max(|lower|, |upper|), plus the
 // accumulation unit's rounding (clamped_sum_sensitivity). The grid is never finer than the unit,
 // so rounding the total to it is a right shift that cannot overflow, whatever epsilon. An integer
@@ -145,15 +157,8 @@ AggregateParameters validate_aggregate_parameters(AggregateKind kind, bool with_
     }
     if (kind == AggregateKind::Quantiles) {
         // Bounds and mechanism are validated with the plan (plan_quantile_release: 'auto' picks the
-        // least node noise); epsilon and delta here, before the plan. A NULL bound: the log-linear
-        // leaf map (quantile_parameters), a given bound next to it within +-2^63 as for dp_sum.
-        if (estimates_bounds(given)) {
-            require_estimable_bounds(kind, given);
-            if (given.estimate_lower) given.lower = 0.0;
-            if (given.estimate_upper) given.upper = 0.0;
-        } else {
-            require_usable_bounds(given.lower, given.upper);
-        }
+        // least node noise); epsilon and delta here, before the plan.
+        require_quantile_call_bounds(given);
         given.mechanism = parse_mechanism(mechanism_name);
         check_release_parameters(given.epsilon, given.delta, given.mechanism);
         given.alpha = 0.0;
@@ -286,6 +291,19 @@ QuantileParameters quantile_parameters(const AggregateParameters& parameters) {
     quantiles.rows_per_unit = parameters.rows_per_unit;
     quantiles.groups_per_unit = parameters.groups_per_unit;
     return quantiles;
+}
+
+QuantileLeafSpec quantile_leaf_spec(bool lower_null, double lower, bool upper_null, double upper) {
+    AggregateParameters given;
+    given.estimate_lower = lower_null;
+    given.estimate_upper = upper_null;
+    given.lower = lower_null ? 0.0 : lower;
+    given.upper = upper_null ? 0.0 : upper;
+    // The checks of a call's bounds before its charge: validate_aggregate_parameters, then the plan's.
+    require_quantile_call_bounds(given);
+    const QuantileParameters quantiles = quantile_parameters(given);
+    (void)empty_quantile_tree_for(quantiles);
+    return QuantileLeafSpec{quantiles.leaf_map, quantiles.lower, quantiles.upper};
 }
 
 HistogramParameters histogram_parameters(const AggregateParameters& parameters) {

@@ -167,6 +167,12 @@ constexpr bool accepts_null_bounds(AggregateKind kind) {
            kind == AggregateKind::Quantiles;
 }
 
+// The statistics whose Citus form takes NULL bounds: the quantiles (0.14), whose NULL bound
+// selects the log-linear leaf map, a fixed function of one row and the call's constants that the
+// workers compute (quantile_leaf_spec). The others' partials are clamped to bounds the coordinator
+// would estimate from the rows: refused before any charge.
+constexpr bool distributes_null_bounds(AggregateKind kind) { return kind == AggregateKind::Quantiles; }
+
 constexpr bool estimates_bounds(const AggregateParameters& parameters) {
     return parameters.estimate_lower || parameters.estimate_upper;
 }
@@ -212,6 +218,13 @@ DistinctCountParameters distinct_count_parameters(const AggregateParameters& par
 // dp_quantile, dp_quantiles, dp_median: the tree's release parameters of a validated call (the
 // levels q are the release's, not the plan's: every q reads the same noisy tree).
 QuantileParameters quantile_parameters(const AggregateParameters& parameters);
+
+// The leaf map and clamping bounds of a quantile call's bounds (lower_null, upper_null: that bound
+// is NULL, its value ignored), validated as a call's bounds are before its charge (ArgumentError
+// naming lower or upper): the map and bounds of quantile_parameters for the same bounds, which
+// the single-node state is made with. pgdp.quantile_leaf, the Citus workers' state key, reads its
+// rows' leaves with it (quantile_row_leaf).
+QuantileLeafSpec quantile_leaf_spec(bool lower_null, double lower, bool upper_null, double upper);
 
 // What the ledger charges for one release of the call.
 struct ReleaseCharge {

@@ -198,9 +198,13 @@ QuantileTreeState empty_log_quantile_tree(double lower, double upper) {
     return state;
 }
 
+std::uint32_t quantile_row_leaf(const QuantileLeafSpec& spec, double value) {
+    if (spec.map == QuantileLeafMap::Linear) return quantile_leaf(value, spec.lower, spec.upper);
+    return log_quantile_leaf(std::min(std::max(value, spec.lower), spec.upper));
+}
+
 std::uint32_t leaf_of(const QuantileTreeState& state, double value) {
-    if (state.map == QuantileLeafMap::Linear) return quantile_leaf(value, state.lower, state.upper);
-    return log_quantile_leaf(std::min(std::max(value, state.lower), state.upper));
+    return quantile_row_leaf(QuantileLeafSpec{state.map, state.lower, state.upper}, value);
 }
 
 double quantile_value_at(QuantileLeafMap map, double lower, double upper, double position) {
@@ -233,8 +237,12 @@ void add_partial_leaf_count(QuantileTreeState& state, std::int64_t leaf, std::in
     if (leaf < 0 || leaf >= static_cast<std::int64_t>(kQuantileTreeLeaves))
         throw CorruptStateError("quantile partial: leaf " + std::to_string(leaf) + " is not a leaf");
     if (count < 0) throw CorruptStateError("quantile partial: a negative count");
-    // Workers count linear leaves only (pgdp.quantile_leaf takes both bounds).
-    if (state.map != QuantileLeafMap::Linear) throw CorruptStateError("quantile partial: not a linear tree");
+    // As deserialize_quantile_tree: no row of the state's map and bounds lands outside these leaves
+    // (Linear: all of them).
+    if (leaf < leaf_of(state, state.lower) || leaf > leaf_of(state, state.upper)) {
+        throw CorruptStateError("quantile partial: leaf " + std::to_string(leaf) +
+                                " lies outside its bounds' leaves");
+    }
     std::int64_t total;
     if (__builtin_add_overflow(state.rows, count, &total))
         throw CorruptStateError("quantile partial: more than 2^63 - 1 rows");

@@ -112,7 +112,22 @@ double log_leaf_value(double position);
 // bound is passed as -2^64 or 2^64). ArgumentError naming "lower" or "upper".
 QuantileTreeState empty_log_quantile_tree(double lower, double upper);
 
-// The leaf of value (not NaN) in the state's map, clamped to its bounds.
+// What a row's leaf depends on: the tree's leaf map and clamping bounds (LogLinear: a given bound
+// or -2^64 / 2^64 for a NULL one).
+struct QuantileLeafSpec {
+    QuantileLeafMap map;
+    double lower;
+    double upper;
+};
+
+// The one per-row leaf map: the leaf of value (not NaN) in a tree of spec, clamped to its bounds
+// (Linear quantile_leaf, LogLinear log_quantile_leaf of the clamped value). The single-node
+// transition (add_to_quantile_tree, through leaf_of) and the Citus workers' state key
+// (pgdp.quantile_leaf) both call it, so a worker counts every row in the transition's leaf.
+std::uint32_t quantile_row_leaf(const QuantileLeafSpec& spec, double value);
+
+// The leaf of value (not NaN) in the state's map, clamped to its bounds: quantile_row_leaf of the
+// state's spec.
 std::uint32_t leaf_of(const QuantileTreeState& state, double value);
 
 // The value at position p in [0, 65536] (in leaves) of a state's map, clamped to its bounds:
@@ -127,8 +142,10 @@ void add_to_quantile_tree(QuantileTreeState& state, double value, const StateMem
 void merge_quantile_trees(QuantileTreeState& into, const QuantileTreeState& from, const StateMemory& memory);
 
 // Citus (aggregate_release.hpp DistributedForm::LeafCounts): adds a worker's count of the rows in
-// one leaf. CorruptStateError unless 0 <= leaf < 65536, count >= 0 and the rows stay below 2^63
-// (nothing added then); a count of 0 adds nothing.
+// one leaf, of either map. CorruptStateError unless 0 <= leaf < 65536, the leaf lies between the
+// leaves of the state's bounds (some row of this map and these bounds lands in it: LogLinear never
+// the unused leaves), count >= 0 and the rows stay below 2^63 (nothing added then); a count of 0
+// adds nothing.
 void add_partial_leaf_count(QuantileTreeState& state, std::int64_t leaf, std::int64_t count,
                             const StateMemory& memory);
 

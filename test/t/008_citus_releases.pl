@@ -17,7 +17,8 @@
 #   7. dp_histogram, the quantiles and dp_count_distinct (0.12): width_bucket, percentile_disc
 #      (within one leaf) and count(DISTINCT) at epsilon 1e9, whole table and grouped by either
 #      column, beside totals and with FILTER, bind parameters, noise at epsilon 1, and what the split
-#      refuses before any charge;
+#      refuses before any charge; (0.14) the quantiles with NULL bounds over values of every kind:
+#      percentile_disc within the log leaf (2^-8) and the same query over a local copy;
 #   8. the release cache for those statistics.
 # Skipped (never passed) when Citus is not available: see CitusCluster::skip_unless_citus.
 
@@ -593,6 +594,190 @@ EXECUTE shape(250, 2, 5);},
 }
 
 {
+	# NULL bounds (0.14): the workers' pgdp.quantile_leaf cuts the single-node quantiles' log-linear
+	# leaves (256 per power of two over [-2^64, 2^64], values clamped to a given bound). A table of
+	# values over many binades, negatives, zeros, tiny and subnormal values, +-Infinity and values
+	# beyond 2^64 (clamped to +-2^64), NaN and NULL (no rows). At epsilon 1e9 every answer lies in the
+	# leaf of PostgreSQL's percentile_disc of the clamped values, within max(|p| / 256, 2^-63) of it
+	# (as sql/quantile_null_bounds.sql on one node), and equals the same query over a local copy.
+	$cluster->sql(
+		'coordinator', q{
+CREATE TABLE spread (id bigint, customer int, team int, k int, x float8);
+SELECT create_distributed_table('spread', 'customer', colocate_with := 'sales');
+INSERT INTO spread
+SELECT i, i % 97, i % 4, i % 100, CASE WHEN i % 7 = 0 THEN -v WHEN i % 11 = 0 THEN 0 ELSE v END
+FROM (SELECT i, exp(((i * 7919) % 5000) / 100.0 - 25) AS v FROM generate_series(1, 6000) i) s;
+INSERT INTO spread VALUES (6001, 1, 1, 1, 'NaN'), (6002, 2, 2, 2, NULL), (6003, 3, 3, 3, 'Infinity'),
+    (6004, 4, 0, 4, '-Infinity'), (6005, 5, 1, 5, 1e30), (6006, 6, 2, 6, -1e30), (6007, 7, 3, 7, 5e-20),
+    (6008, 8, 0, 8, 1e-300), (6009, 9, 1, 9, '-0'), (6010, 10, 2, 10, 4.9e-324),
+    (6011, 11, 3, 11, 18446744073709551616), (6012, 12, 0, 12, -1.2e21), (6013, 13, 1, 13, 'NaN');
+CREATE TABLE spread_local AS SELECT * FROM spread;
+GRANT SELECT ON spread, spread_local TO analyst;
+ANALYZE spread, spread_local;
+});
+	my $limit = 2**64;
+	my $levels = '{0,0.01,0.1,0.25,0.5,0.75,0.9,0.99,1}';
+	# The clamped values percentile_disc orders (NaN and NULL excluded, as the releases count them).
+	my $clamped = sub {
+		my ($lower, $upper) = @_;
+		return sprintf('least(greatest(x, %s), %s)', $lower // "-(2::float8 ^ 64)", $upper // "2::float8 ^ 64");
+	};
+	# Every value of every line within the log leaf's resolution of the reference (same groups).
+	my $in_log_leaves = sub {
+		my ($released, $exact, $name) = @_;
+		my @r = split /\n/, $released;
+		my @e = split /\n/, $exact;
+		my $bad = scalar(@r) == scalar(@e) ? 0 : 1;
+		for my $i (0 .. $#e)
+		{
+			my ($rg, @rv) = split /[|,{}]+/, $r[$i] // '';
+			my ($eg, @ev) = split /[|,{}]+/, $e[$i];
+			$bad++ if $rg ne $eg || @rv != @ev;
+			for my $j (0 .. $#ev)
+			{
+				my $resolution = abs($ev[$j]) / 256 > 2**-63 ? abs($ev[$j]) / 256 : 2**-63;
+				$bad++ unless defined $rv[$j] && abs($rv[$j] - $ev[$j]) <= $resolution;
+			}
+		}
+		is($bad, 0, $name) or diag("released:\n$released\nexact:\n$exact");
+	};
+	# The release over spread, charged once on the coordinator, and the same over the local copy.
+	my $citus_and_local = sub {
+		my ($sql, $count, $name) = @_;
+		(my $local_sql = $sql) =~ s/\bspread\b/spread_local/g;
+		my $citus = charged_once($sql, $count, "$name (Citus)");
+		my $local = charged_once($local_sql, $count, "$name (local copy)");
+		is($citus, $local, "$name: the Citus release is the local table's");
+		return $citus;
+	};
+
+	my $whole = $citus_and_local->(
+		qq{SELECT 0, dp_quantiles(x, NULL, NULL, '$levels', 1e9), dp_median(x, NULL, NULL, 1e9),
+		          dp_quantile(x, NULL, NULL, 0.9, 1e9) FROM spread},
+		3, 'NULL-bound dp_quantiles, dp_median and dp_quantile sharing one leaf key');
+	$in_log_leaves->(
+		$whole,
+		$cluster->sql('coordinator',
+			    "SELECT 0, percentile_disc('$levels'::float8[]) WITHIN GROUP (ORDER BY "
+			  . $clamped->() . '), percentile_disc(0.5) WITHIN GROUP (ORDER BY '
+			  . $clamped->() . '), percentile_disc(0.9) WITHIN GROUP (ORDER BY '
+			  . $clamped->() . q{) FROM spread WHERE x <> 'NaN'}),
+		'NULL-bound quantiles over a distributed table: percentile_disc within the log leaf (2^-8)');
+
+	$in_log_leaves->(
+		$citus_and_local->(
+			qq{SELECT team, dp_quantiles(x, NULL, NULL, '$levels', 1e9) FROM spread WHERE id % 5 <> 2
+			   GROUP BY team ORDER BY team},
+			1, 'NULL-bound dp_quantiles per team'),
+		$cluster->sql('coordinator',
+			    "SELECT team, percentile_disc('$levels'::float8[]) WITHIN GROUP (ORDER BY "
+			  . $clamped->()
+			  . q{) FROM spread WHERE id % 5 <> 2 AND x <> 'NaN' GROUP BY team ORDER BY team}),
+		'NULL-bound dp_quantiles GROUP BY a non-distribution column: percentile_disc per group');
+	$in_log_leaves->(
+		$citus_and_local->(
+			q{SELECT customer, dp_median(x, NULL, NULL, 1e9) FROM spread GROUP BY customer ORDER BY customer},
+			1, 'NULL-bound dp_median per customer'),
+		$cluster->sql('coordinator',
+			'SELECT customer, percentile_disc(0.5) WITHIN GROUP (ORDER BY '
+			  . $clamped->()
+			  . q{) FROM spread WHERE x <> 'NaN' GROUP BY customer ORDER BY customer}),
+		'NULL-bound dp_median GROUP BY the distribution column: percentile_disc per group (97 groups)');
+
+	# One bound given: the rows are clamped to it and the answers stay on its side.
+	for my $bounds ([ '0', undef ], [ undef, '100' ], [ '-1e-3', undef ], [ undef, '-5e-20' ])
+	{
+		my ($lower, $upper) = @$bounds;
+		my $call = sprintf('dp_quantiles(x, %s, %s, \'%s\', 1e9)', $lower // 'NULL', $upper // 'NULL', $levels);
+		my $released = $citus_and_local->("SELECT 0, $call FROM spread", 1, $call);
+		$in_log_leaves->(
+			$released,
+			$cluster->sql('coordinator',
+				"SELECT 0, percentile_disc('$levels'::float8[]) WITHIN GROUP (ORDER BY "
+				  . $clamped->($lower, $upper)
+				  . q{) FROM spread WHERE x <> 'NaN'}),
+			"$call over a distributed table: percentile_disc of the clamped values within the log leaf");
+		my (undef, @values) = split /[|,{}]+/, $released;
+		my $outside = grep { (defined $lower && $_ < $lower) || (defined $upper && $_ > $upper) } @values;
+		is($outside, 0, "$call: every answer on the given bound's side");
+	}
+
+	# Beside totals, with a FILTER on the median: the totals stay exact per group.
+	my $released = $citus_and_local->(
+		q{SELECT team, dp_count(1e9), dp_sum(k, 0, 100, 1e9), dp_median(x, NULL, NULL, 1e9) FILTER (WHERE id % 3 = 0)
+		  FROM spread GROUP BY team ORDER BY team},
+		3, 'a filtered NULL-bound dp_median beside dp_count and dp_sum');
+	my $totals = $cluster->sql('coordinator',
+		q{SELECT team, count(*), sum(k) FROM spread GROUP BY team ORDER BY team});
+	is(join("\n", map { join '|', (split /\|/)[ 0 .. 2 ] } split /\n/, $released),
+		$totals, 'dp_count and dp_sum beside the NULL-bound median: exact at epsilon 1e9');
+	$in_log_leaves->(
+		join("\n", map { join '|', (split /\|/)[ 0, 3 ] } split /\n/, $released),
+		$cluster->sql('coordinator',
+			'SELECT team, percentile_disc(0.5) WITHIN GROUP (ORDER BY '
+			  . $clamped->()
+			  . q{) FROM spread WHERE id % 3 = 0 AND x <> 'NaN' GROUP BY team ORDER BY team}),
+		'the filtered NULL-bound median beside totals: percentile_disc of the filtered rows');
+
+	# Bind parameters under a generic plan: one prepared statement, the bounds NULL or not per
+	# execution (the last one bounded: the linear leaves, within (upper - lower) / 65536).
+	my @executions = ([ undef, undef, 0.5 ], [ '0', undef, 0.25 ], [ undef, '100', 0.75 ], [ undef, undef, 0.99 ]);
+	my $prepared = $citus_and_local->(
+		q{SET plan_cache_mode = force_generic_plan;
+PREPARE nb(float8, float8, float8) AS SELECT 0, dp_quantile(x, $1, $2, $3, 1e9) FROM spread WHERE team <> 3;
+}
+		  . join('', map { sprintf("EXECUTE nb(%s, %s, %s);\n", $_->[0] // 'NULL', $_->[1] // 'NULL', $_->[2]) } @executions)
+		  . "EXECUTE nb(-10, 250, 0.5);\n",
+		scalar(@executions) + 1, 'dp_quantile with NULL and given bounds as bind parameters (generic plan)');
+	my @lines = split /\n/, $prepared;
+	my $bounded = pop @lines;
+	$in_log_leaves->(
+		join("\n", @lines),
+		join("\n", map {
+			$cluster->sql('coordinator',
+				"SELECT 0, percentile_disc($_->[2]) WITHIN GROUP (ORDER BY "
+				  . $clamped->($_->[0], $_->[1])
+				  . q{) FROM spread WHERE team <> 3 AND x <> 'NaN'})
+		} @executions),
+		'NULL bounds as bind parameters reach the workers: percentile_disc within the log leaf');
+	my $p = $cluster->sql('coordinator',
+		q{SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY least(greatest(x, -10), 250)) FROM spread
+		  WHERE team <> 3 AND x <> 'NaN'});
+	my (undef, $median) = split /\|/, $bounded;
+	cmp_ok(abs($median - $p), '<=', 260 / 65536,
+		'the same prepared statement with both bounds given: the linear leaf of percentile_disc');
+
+	# Noise is added on the coordinator at epsilon 1: 100 NULL-bound medians of one team are not one
+	# value, and each stays near the median's rank (node noise sd 4 sqrt 2 counts, 1500 rows).
+	my $n = 100;
+	my @medians = split /\n/,
+	  charged_once('SELECT dp_median(x, NULL, NULL, 1.0) FROM spread WHERE team = 1;' x $n, $n,
+		"$n NULL-bound medians at epsilon 1");
+	my %distinct = map { $_ => 1 } @medians;
+	cmp_ok(scalar(keys %distinct), '>=', $n / 2, 'NULL-bound medians at epsilon 1: noisy (distinct values)');
+	my $array = '{' . join(',', @medians) . '}';
+	my $ranks = $cluster->sql('coordinator',
+		qq{SELECT max(abs(r - 0.5)) FROM (SELECT (SELECT avg((s.x <= m)::int) FROM spread_local s
+		   WHERE s.team = 1 AND s.x <> 'NaN') AS r FROM unnest('$array'::float8[]) m) x});
+	cmp_ok($ranks, '<', 0.1, "NULL-bound medians at epsilon 1: every rank within 0.1 of 0.5 (worst $ranks)");
+
+	# Refused before any charge, naming the argument: a given bound next to a NULL one beyond 2^63,
+	# NaN as a bind parameter, two different trees in one level.
+	my $stderr = refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(x, 1e300, NULL, 1e6) FROM spread',
+		'22023', 'a NULL-bound median with a given bound beyond 2^63');
+	like($stderr, qr/22023: lower must/, 'the refusal names lower');
+	like($stderr, qr/HINT:/, 'the refusal has a hint');
+	refused_uncharged('analyst', 'coordinator',
+		'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE nan_bound(float8) AS SELECT dp_median(x, NULL, $1, 1e6) FROM spread; '
+		  . q{EXECUTE nan_bound('NaN')},
+		'22023', 'a NaN bound beside a NULL one as a bind parameter (generic plan)');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_median(x, NULL, NULL, 1e6), dp_median(x, 0, NULL, 1e6) FROM spread',
+		'0A000', 'two NULL-bound quantile trees of different bounds in one level (two state keys)');
+}
+
+{
 	# Refused before any charge: what the split cannot do for these statistics.
 	refused_uncharged('analyst', 'coordinator', 'SELECT dp_count_distinct(DISTINCT note, 1e6) FROM sales',
 		'0A000', 'DISTINCT inside dp_count_distinct');
@@ -612,21 +797,16 @@ EXECUTE shape(250, 2, 5);},
 	refused_uncharged('analyst', 'coordinator',
 		'SELECT dp_count_distinct(point(price, price), 1e6) FROM sales',
 		'42883', 'dp_count_distinct of a type without an extended hash function');
-	refused_uncharged('analyst', 'coordinator', 'SELECT dp_median(price, NULL, 250, 1e6) FROM sales',
-		'0A000', 'dp_median with a NULL bound (no bounds are estimated on Citus)');
+	refused_uncharged('analyst', 'coordinator', 'SELECT dp_histogram(price, NULL, 250, 5, 1e6) FROM sales',
+		'0A000', 'dp_histogram with a NULL bound (no bounds are estimated on Citus)');
 	# A NULL bound as a bind parameter of a generic plan is no constant the planner can refuse: the
-	# parameters read before the charge refuse it (22004 for dp_histogram, 0A000 for the totals and
-	# the quantiles, whose workers' pgdp.quantile_leaf takes both bounds), before any worker runs.
+	# parameters read before the charge refuse it (22004 for dp_histogram, 0A000 for the totals),
+	# before any worker runs. (The quantiles take NULL bounds on Citus since 0.14: above.)
 	refused_uncharged('analyst', 'coordinator',
 		'SET plan_cache_mode = force_generic_plan; '
 		  . 'PREPARE null_bound(float8) AS SELECT dp_histogram(price, $1, 250, 5, 1e6) FROM sales; '
 		  . 'EXECUTE null_bound(NULL)',
 		'22004', 'dp_histogram with a NULL bound as a bind parameter (generic plan)');
-	refused_uncharged('analyst', 'coordinator',
-		'SET plan_cache_mode = force_generic_plan; '
-		  . 'PREPARE null_median_bound(float8) AS SELECT dp_median(price, $1, 250, 1e6) FROM sales; '
-		  . 'EXECUTE null_median_bound(NULL)',
-		'0A000', 'dp_median with a NULL bound as a bind parameter (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SET plan_cache_mode = force_generic_plan; '
 		  . 'PREPARE null_sum_bound(float8) AS SELECT dp_sum(amount, 0, $1, 1e6) FROM sales; '
@@ -677,6 +857,7 @@ EXECUTE shape(250, 2, 5);},
 		[ 'dp_histogram', q{SELECT r.name, dp_histogram(s.amount, 0, 100, 4, 1.0) FROM sales s JOIN regions r USING (region)
 			GROUP BY r.name ORDER BY r.name} ],
 		[ 'dp_quantiles', q{SELECT region, dp_quantiles(price, 0, 250, '{0.1,0.5,0.9}', 1.0) FROM sales GROUP BY region ORDER BY region} ],
+		[ 'NULL-bound dp_quantiles', q{SELECT region, dp_quantiles(price, NULL, NULL, '{0.1,0.5,0.9}', 1.0) FROM sales GROUP BY region ORDER BY region} ],
 		[ 'dp_count_distinct', q{SELECT region, dp_count_distinct(customer, 1.0) FROM sales GROUP BY region ORDER BY region} ]);
 	my %first;
 	for my $panel (@panels)

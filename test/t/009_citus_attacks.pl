@@ -455,6 +455,19 @@ CREATE OR REPLACE FUNCTION pgdp.quantile_leaf(value float8, lower float8, upper 
 			"a worker's impossible partials for $call: refused (XX001), nothing released ($charged)")
 		  or diag($stderr);
 	}
+	# NULL bounds (0.14): leaves of [0, 65535] that no row of the log-linear map reaches (below
+	# -2^64's leaf 255; a negative leaf when lower = 0).
+	for my $case ([ 100, 'dp_median(amount, NULL, NULL, 1e6)' ], [ 32767, 'dp_median(amount, 0, NULL, 1e6)' ])
+	{
+		my ($leaf, $call) = @$case;
+		$cluster->sql('worker2', qq{SET citus.enable_ddl_propagation = off;
+CREATE OR REPLACE FUNCTION pgdp.quantile_leaf(value float8, lower float8, upper float8) RETURNS int
+  LANGUAGE sql IMMUTABLE AS 'SELECT $leaf';});
+		my ($rc, $stdout, $stderr, $charged) = attempt('analyst', "SELECT $call FROM sales");
+		ok($rc != 0 && $stderr =~ /XX001/ && $stdout eq '' && $charged =~ m{^[01]/0/},
+			"a worker's leaf $leaf for $call: refused (XX001), nothing released ($charged)")
+		  or diag($stderr);
+	}
 }
 {
 	# Last: worker2 has no pgdp ledger afterwards, so only the coordinator's is counted.

@@ -238,8 +238,10 @@ TEST(QuantileLogLeaves, StatesSerializeWithTheirMap) {
     pgdp::QuantileTreeState linear = pgdp::empty_quantile_tree(-1.0, 1.0);
     EXPECT_THROW(pgdp::merge_quantile_trees(log_tree.state, linear, kHeap), std::invalid_argument);
     EXPECT_THROW(pgdp::merge_quantile_trees(linear, log_tree.state, kHeap), std::invalid_argument);
-    // Workers count linear leaves only.
-    EXPECT_THROW(pgdp::add_partial_leaf_count(log_tree.state, 40000, 1, kHeap), pgdp::CorruptStateError);
+    // Workers count log-linear leaves too (0.14), within the bounds' leaves only: 1 is leaf 48897.
+    pgdp::add_partial_leaf_count(log_tree.state, 40000, 1, kHeap);
+    EXPECT_EQ(log_tree.state.rows, 1);
+    EXPECT_THROW(pgdp::add_partial_leaf_count(log_tree.state, 48898, 1, kHeap), pgdp::CorruptStateError);
 }
 
 // Bytes by hand: version 2, bounds, the varints (k, then gap and count pairs).

@@ -118,8 +118,9 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 
 // NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum, dp_mean,
 // dp_variance, dp_stddev and their *_ci forms (0.13: the dp_release reports the bounds used), and
-// the quantiles take them without an estimate (a log-linear leaf map), over local rows; every other
-// call with a NULL bound is refused here, before the charge.
+// the quantiles take them without an estimate (a log-linear leaf map), over local rows and (0.14)
+// over Citus tables (distributes_null_bounds); every other call with a NULL bound is refused here,
+// before the charge.
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
@@ -131,13 +132,12 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
                                   identity.name),
                         errhint("Pass a number for %s.", name)));
     }
-    if (reads_partial_totals(aggref)) {
+    if (reads_partial_totals(aggref) && !pgdp::distributes_null_bounds(identity.kind)) {
         ereport(
             ERROR,
             (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
              errmsg("%s over distributed tables cannot estimate its bounds: %s is NULL", identity.name, name),
-             errdetail("The workers' partial totals are clamped to the bounds (and quantile leaves cut "
-                       "them), which must be known before."),
+             errdetail("The workers' partial totals are clamped to the bounds, which must be known before."),
              errhint("Pass both bounds for a distributed table.")));
     }
 }

@@ -143,8 +143,8 @@ Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) 
 
 // The per-row key of a call whose state is counts per key (core/aggregate_release.hpp
 // DistributedForm): pgdp.histogram_bin(value, lower, upper, bins), pgdp.quantile_leaf(value,
-// lower, upper), or the value type's extended hash function with seed 0 under the call's
-// collation (what the single-node transition hashes with, call_site.cpp). Each is a public,
+// lower, upper) (either bound may be NULL), or the value type's extended hash function with seed 0 under the
+// call's collation (what the single-node transition hashes with, call_site.cpp). Each is a public,
 // deterministic function of one row's value and the call's constants.
 Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::DistributedForm form) {
     Expr* value = (Expr*)copyObjectImpl(linitial_node(TargetEntry, call->args)->expr);
@@ -162,7 +162,9 @@ Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::
                                    COERCE_EXPLICIT_CALL);
     }
     // The bounds (and bins) by the aggregate's argument positions. A form without them, or a NULL
-    // bound, would ask for bounds estimated from the rows, which the split does not compute.
+    // bound of a histogram, would ask for bounds estimated from the rows, which the split does not
+    // compute; a NULL quantile bound selects the log-linear leaf map, which pgdp.quantile_leaf
+    // computes per row (0.14: distributes_null_bounds).
     const ArgumentPositions& at = identity.at;
     const int needed = form == pgdp::DistributedForm::BinCounts ? at.shape : at.upper;
     if (at.lower < 0 || at.upper < 0 || needed < 0 || needed >= list_length(call->args)) {
@@ -170,8 +172,9 @@ Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::
     }
     Expr* lower = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.lower)->expr);
     Expr* upper = (Expr*)copyObjectImpl(list_nth_node(TargetEntry, call->args, at.upper)->expr);
-    if ((IsA(lower, Const) && castNode(Const, lower)->constisnull) ||
-        (IsA(upper, Const) && castNode(Const, upper)->constisnull)) {
+    if (!pgdp::distributes_null_bounds(identity.kind) &&
+        ((IsA(lower, Const) && castNode(Const, lower)->constisnull) ||
+         (IsA(upper, Const) && castNode(Const, upper)->constisnull))) {
         refuse_distributed_release("NULL bounds", "Pass lower and upper.");
     }
     if (form == pgdp::DistributedForm::BinCounts) {

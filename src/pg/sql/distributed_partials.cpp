@@ -5,8 +5,9 @@
 //   same row's centred square in the square units of core/centred_squares.hpp, summed there too;
 // - pgdp.histogram_bin(value, lower, upper, bins) and pgdp.quantile_leaf(value, lower, upper), on
 //   the workers for dp_histogram and the quantiles (0.12): one row's bin (core/histogram_release.hpp
-//   histogram_bin) and leaf (core/quantile_tree.hpp quantile_leaf, NULL for NaN), which the
-//   partials group by and count (dp_count_distinct groups by the type's own hash function);
+//   histogram_bin) and leaf (core/quantile_tree.hpp quantile_row_leaf, NULL for NaN; 0.14: a NULL
+//   bound the log-linear map), which the partials group by and count (dp_count_distinct groups by
+//   the type's own hash function);
 // - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
 //   execution planned (partials.hpp charged_partials_plan) and returns its exact totals to
 //   that execution's pgdp calls, and to nothing else.
@@ -29,6 +30,7 @@ extern "C" {
 #include <cstring>
 #include <limits>
 
+#include "core/aggregate_release.hpp"
 #include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/histogram_release.hpp"
@@ -91,7 +93,7 @@ Datum row_units(FunctionCallInfo fcinfo, bool numeric, bool square) {
     PG_RETURN_INT64(square ? pgdp::centred_square(units, cache.squares) : units);
 }
 
-// The validated histogram or tree bounds of a call site (arguments 1 to 3), computed when they
+// The validated histogram bounds and bins of a call site (arguments 1 to 3), computed when they
 // change: an invalid one ereports 22023 whatever the rows (the coordinator refused it before any
 // charge anyway).
 struct SpecCache {
@@ -102,20 +104,20 @@ struct SpecCache {
     bool valid;
 };
 
-const SpecCache& spec_for(FunctionCallInfo fcinfo, bool histogram) {
+const SpecCache& histogram_spec_for(FunctionCallInfo fcinfo) {
     // Not STRICT in SQL, so that a NULL bound (bounds the coordinator would estimate, which the
     // split does not do) fails the statement instead of counting no row.
-    for (int i = 1; i < (histogram ? 4 : 3); ++i) {
+    for (int i = 1; i < 4; ++i) {
         if (PG_ARGISNULL(i)) {
             ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-                            errmsg("%s needs its %s", histogram ? "pgdp.histogram_bin" : "pgdp.quantile_leaf",
+                            errmsg("pgdp.histogram_bin needs its %s",
                                    i == 1 ? "lower bound" : (i == 2 ? "upper bound" : "bins")),
                             errhint("Distributed releases do not estimate bounds; pass lower and upper.")));
         }
     }
     const double lower = PG_GETARG_FLOAT8(1);
     const double upper = PG_GETARG_FLOAT8(2);
-    const int32 bins = histogram ? PG_GETARG_INT32(3) : 0;
+    const int32 bins = PG_GETARG_INT32(3);
     auto* cache = static_cast<SpecCache*>(fcinfo->flinfo->fn_extra);
     if (cache == nullptr) {
         cache = static_cast<SpecCache*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SpecCache)));
@@ -125,17 +127,45 @@ const SpecCache& spec_for(FunctionCallInfo fcinfo, bool histogram) {
         std::memcmp(&cache->upper, &upper, sizeof(double)) != 0 || cache->bins != bins) {
         cache->valid = false;
         pgdp::HistogramSpec spec{};
-        PGDP_GUARDED({
-            if (histogram) {
-                spec = pgdp::validate_histogram_spec(lower, upper, bins);
-            } else {
-                (void)pgdp::empty_quantile_tree(lower, upper);
-                spec = pgdp::HistogramSpec{lower, upper, 0};
-            }
-        });
+        PGDP_GUARDED(spec = pgdp::validate_histogram_spec(lower, upper, bins));
         *cache = SpecCache{lower, upper, bins, spec, true};
     }
     return *cache;
+}
+
+// The leaf map and clamping bounds of a quantile call site's bounds (arguments 1 and 2, each
+// possibly NULL: the log-linear map), computed when they change by the core's
+// quantile_leaf_spec, the map and bounds the coordinator's state is made with; an invalid bound
+// ereports 22023 whatever the rows (the coordinator refused it before any charge anyway).
+struct LeafSpecCache {
+    bool lower_null;
+    bool upper_null;
+    double lower;
+    double upper;
+    pgdp::QuantileLeafSpec spec;
+    bool valid;
+};
+
+const pgdp::QuantileLeafSpec& leaf_spec_for(FunctionCallInfo fcinfo) {
+    const bool lower_null = PG_ARGISNULL(1);
+    const bool upper_null = PG_ARGISNULL(2);
+    const double lower = lower_null ? 0.0 : PG_GETARG_FLOAT8(1);
+    const double upper = upper_null ? 0.0 : PG_GETARG_FLOAT8(2);
+    auto* cache = static_cast<LeafSpecCache*>(fcinfo->flinfo->fn_extra);
+    if (cache == nullptr) {
+        cache = static_cast<LeafSpecCache*>(
+            MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(LeafSpecCache)));
+        fcinfo->flinfo->fn_extra = cache;
+    }
+    if (!cache->valid || cache->lower_null != lower_null || cache->upper_null != upper_null ||
+        std::memcmp(&cache->lower, &lower, sizeof(double)) != 0 ||
+        std::memcmp(&cache->upper, &upper, sizeof(double)) != 0) {
+        cache->valid = false;
+        pgdp::QuantileLeafSpec spec{};
+        PGDP_GUARDED(spec = pgdp::quantile_leaf_spec(lower_null, lower, upper_null, upper));
+        *cache = LeafSpecCache{lower_null, upper_null, lower, upper, spec, true};
+    }
+    return cache->spec;
 }
 
 [[noreturn]] void refuse_outside_release(const char* why) {
@@ -168,18 +198,19 @@ Datum pgdp_centred_squares_numeric(PG_FUNCTION_ARGS) { return row_units(fcinfo, 
 // last, as in the transition).
 Datum pgdp_histogram_bin(PG_FUNCTION_ARGS) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    const SpecCache& cache = spec_for(fcinfo, true);
+    const SpecCache& cache = histogram_spec_for(fcinfo);
     PG_RETURN_INT32(static_cast<int32>(pgdp::histogram_bin(cache.spec, PG_GETARG_FLOAT8(0))));
 }
 
-// (value, lower, upper): the quantile-tree leaf of the clamped value, 0 to 65535; NULL for NaN (no
-// row, as in the transition).
+// (value, lower, upper): the quantile-tree leaf of the clamped value, 0 to 65535, in the leaf map
+// of the bounds (a NULL bound: the log-linear map, 0.14), computed by the transition's own
+// quantile_row_leaf; NULL for a NULL or NaN value (no row, as in the transition).
 Datum pgdp_quantile_leaf(PG_FUNCTION_ARGS) {
     if (PG_ARGISNULL(0)) PG_RETURN_NULL();
-    const SpecCache& cache = spec_for(fcinfo, false);
+    const pgdp::QuantileLeafSpec& spec = leaf_spec_for(fcinfo);
     const double value = PG_GETARG_FLOAT8(0);
     if (std::isnan(value)) PG_RETURN_NULL();
-    PG_RETURN_INT32(static_cast<int32>(pgdp::quantile_leaf(value, cache.spec.lower, cache.spec.upper)));
+    PG_RETURN_INT32(static_cast<int32>(pgdp::quantile_row_leaf(spec, value)));
 }
 
 Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
