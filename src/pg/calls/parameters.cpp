@@ -131,7 +131,9 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
                                   identity.name),
                         errhint("Pass a number for %s.", name)));
     }
-    if (reads_partial_totals(aggref)) {
+    // A distributed dp_sum, dp_mean, dp_variance or dp_stddev whose workers bin the rows (0.14)
+    // estimates as on one node; one without bins (its level groups by another state key) cannot.
+    if (reads_partial_totals(aggref) && !reads_partial_bins(aggref)) {
         ereport(
             ERROR,
             (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -204,11 +206,26 @@ void refuse_raising_float_value(const Aggref* aggref, const AggregateIdentity& i
 
 }  // namespace
 
+int partial_argument_count(AggregateKind kind) {
+    // The units' total and the rows (a state key and its rows); dp_sum, dp_mean: then the log bin
+    // and its units' total (0.14); dp_variance, dp_stddev: the centred squares' total after the
+    // rows, and the bin's squares last.
+    if (!pgdp::reads_bounded_value(kind)) return 2;
+    return pgdp::reads_squares(kind) ? 6 : 4;
+}
+
 int written_argument_count(const Aggref* aggref) {
     if (!reads_partial_totals(aggref)) return list_length(aggref->args);
-    // The units' total and the rows; dp_variance and dp_stddev also the centred squares' total.
-    return list_length(aggref->args) -
-           (pgdp::reads_squares(identify_aggregate(aggref->aggfnoid).kind) ? 3 : 2);
+    return list_length(aggref->args) - partial_argument_count(identify_aggregate(aggref->aggfnoid).kind);
+}
+
+bool reads_partial_bins(const Aggref* aggref) {
+    const AggregateKind kind = identify_aggregate(aggref->aggfnoid).kind;
+    if (!reads_partial_totals(aggref) || !pgdp::reads_bounded_value(kind)) return false;
+    // The bin key's argument: a partials column, or a NULL constant in a call without bins.
+    const int key = list_length(aggref->args) - (pgdp::reads_squares(kind) ? 3 : 2);
+    const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, key)->expr;
+    return !IsA(argument, Const);
 }
 
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {

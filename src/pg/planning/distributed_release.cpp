@@ -128,6 +128,9 @@ struct LevelRewrite {
     // state_key_call), nullptr until a call needs one, and its partials column.
     Expr* state_key;
     Var* state_key_column;
+    // The level has a histogram, quantile or distinct-count call (its state key): dp_sum, dp_mean,
+    // dp_variance and dp_stddev then cannot group by their rows' log bins (one state key a level).
+    bool keyed_statistic;
 };
 
 Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) {
@@ -186,6 +189,31 @@ Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::
                                list_make3(value, lower, upper), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 }
 
+// The partials' one state key (none before): a partials column and one more grouping key of the
+// partials query.
+void group_by_state_key(LevelRewrite& rewrite, Expr* key) {
+    Index reference = 0;
+    ListCell* cell;
+    foreach (cell, rewrite.level->targetList)
+        reference = Max(reference, lfirst_node(TargetEntry, cell)->ressortgroupref);
+    ++reference;
+    rewrite.state_key_column = partials_column(rewrite, key, "state_key");
+    llast_node(TargetEntry, rewrite.partials->targetList)->ressortgroupref = reference;
+    const Oid type = exprType((Node*)key);
+    Oid sort = InvalidOid;
+    Oid equality = InvalidOid;
+    bool hashable = false;
+    get_sort_group_operators(type, true, true, false, &sort, &equality, nullptr, &hashable);
+    auto* clause = makeNode(SortGroupClause);
+    clause->tleSortGroupRef = reference;
+    clause->eqop = equality;
+    clause->sortop = sort;
+    clause->nulls_first = false;
+    clause->hashable = hashable;
+    rewrite.partials->groupClause = lappend(rewrite.partials->groupClause, clause);
+    rewrite.state_key = key;
+}
+
 // A histogram, quantile or distinct-count call: the partials also group by its state key and
 // count the call's rows per key (count(key): a NULL key, a NULL or, for quantiles, NaN value, is
 // no row; the call's FILTER on the count, so a key of filtered rows only counts 0). The call adds
@@ -195,26 +223,7 @@ Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const Aggregat
                        pgdp::DistributedForm form) {
     Expr* key = state_key_of(call, identity, form);
     if (rewrite.state_key == nullptr) {
-        Index reference = 0;
-        ListCell* cell;
-        foreach (cell, rewrite.level->targetList)
-            reference = Max(reference, lfirst_node(TargetEntry, cell)->ressortgroupref);
-        ++reference;
-        rewrite.state_key_column = partials_column(rewrite, key, "state_key");
-        llast_node(TargetEntry, rewrite.partials->targetList)->ressortgroupref = reference;
-        const Oid type = exprType((Node*)key);
-        Oid sort = InvalidOid;
-        Oid equality = InvalidOid;
-        bool hashable = false;
-        get_sort_group_operators(type, true, true, false, &sort, &equality, nullptr, &hashable);
-        auto* clause = makeNode(SortGroupClause);
-        clause->tleSortGroupRef = reference;
-        clause->eqop = equality;
-        clause->sortop = sort;
-        clause->nulls_first = false;
-        clause->hashable = hashable;
-        rewrite.partials->groupClause = lappend(rewrite.partials->groupClause, clause);
-        rewrite.state_key = key;
+        group_by_state_key(rewrite, key);
     } else if (!equal(rewrite.state_key, key)) {
         refuse_distributed_release(
             "two histograms, quantile trees or distinct counts of different values or parameters in one "
@@ -246,6 +255,31 @@ Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const Aggregat
     return rewritten;
 }
 
+// Whether a bound is known at planning: a non-NULL constant (after folding casts), NULL, or a
+// bind parameter (or another expression) whose value the execution gives.
+enum class BoundKnown { Given, Null, Parameter };
+BoundKnown bound_known(Expr* bound) {
+    Node* folded = eval_const_expressions(nullptr, (Node*)copyObjectImpl(bound));
+    if (IsA(folded, Const))
+        return castNode(Const, folded)->constisnull ? BoundKnown::Null : BoundKnown::Given;
+    return BoundKnown::Parameter;
+}
+
+// True if a level's expression calls a pgdp statistic whose partials group by its own state key.
+bool calls_keyed_statistic(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Aggref)) {
+        const auto* aggref = castNode(Aggref, node);
+        if (aggref->agglevelsup == 0) {
+            const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
+            if (identity.is_pgdp && pgdp::groups_by_state_key(pgdp::distributed_form(identity.kind)))
+                return true;
+        }
+    }
+    if (IsA(node, Query)) return false;  // subqueries are refused or rewritten on their own
+    return expression_tree_walker(node, walker_cast(calls_keyed_statistic), context);
+}
+
 // One pgdp call of the level: its exact totals become partials columns, and the call adds them.
 Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
@@ -267,6 +301,9 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     Expr* units_total = nullptr;
     Expr* squares_total = nullptr;  // dp_variance, dp_stddev
     Expr* rows = nullptr;
+    Expr* bin_units_total = nullptr;    // with the rows' log bins (0.14)
+    Expr* bin_squares_total = nullptr;  // and dp_variance, dp_stddev
+    bool binned = false;
     const bool has_value = pgdp::reads_bounded_value(identity.kind);
     if (has_value) {
         TargetEntry* value_entry = linitial_node(TargetEntry, rewritten->args);
@@ -276,28 +313,82 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
             refuse_distributed_release("a value of this type", "Pass an integer, real or numeric value.");
         Expr* lower = lsecond_node(TargetEntry, call->args)->expr;
         Expr* upper = lthird_node(TargetEntry, call->args)->expr;
+        const BoundKnown lower_known = bound_known(lower);
+        const BoundKnown upper_known = bound_known(upper);
+        const bool null_bound = lower_known == BoundKnown::Null || upper_known == BoundKnown::Null;
+        if (null_bound && rewrite.keyed_statistic) {
+            refuse_distributed_release(
+                "NULL bounds beside a histogram, quantile tree or distinct count in one level",
+                "Release the call with NULL bounds in its own query.");
+        }
+        // A bound that is a bind parameter may be NULL when the plan runs: bin too, unless the
+        // level groups by another state key (then a NULL is refused when the parameters are read).
+        binned =
+            null_bound || ((lower_known == BoundKnown::Parameter || upper_known == BoundKnown::Parameter) &&
+                           !rewrite.keyed_statistic);
         const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
         Node* as_number =
             coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
                                   COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
         const Oid types[3] = {numeric_value, FLOAT8OID, FLOAT8OID};
-        Expr* units = (Expr*)makeFuncExpr(pgdp_extension_function("clamped_units", 3, types, "0.8"), INT8OID,
-                                          list_make3(as_number, copyObjectImpl(lower), copyObjectImpl(upper)),
-                                          InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-        units_total = (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
-        if (pgdp::reads_squares(identity.kind)) {
-            Expr* squares = (Expr*)makeFuncExpr(
-                pgdp_extension_function("centred_squares", 3, types, "0.11"), INT8OID,
+        if (!null_bound) {
+            Expr* units = (Expr*)makeFuncExpr(
+                pgdp_extension_function("clamped_units", 3, types, "0.8"), INT8OID,
                 list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
                 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-            squares_total =
-                (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, squares, (Expr*)copyObjectImpl(filter));
+            units_total =
+                (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
+            if (pgdp::reads_squares(identity.kind)) {
+                Expr* squares = (Expr*)makeFuncExpr(
+                    pgdp_extension_function("centred_squares", 3, types, "0.11"), INT8OID,
+                    list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
+                    InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+                squares_total =
+                    (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, squares, (Expr*)copyObjectImpl(filter));
+            }
+            // Integers are never NaN: count them directly (NaN values count as no row, as in the
+            // single-node transition, through the units being NULL).
+            Expr* counted =
+                is_integer_type(value_type) ? (Expr*)copyObjectImpl(value) : (Expr*)copyObjectImpl(units);
+            rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, counted, (Expr*)copyObjectImpl(filter));
         }
-        // Integers are never NaN: count them directly (NaN values count as no row, as in the
-        // single-node transition, through the units being NULL).
-        Expr* counted =
-            is_integer_type(value_type) ? (Expr*)copyObjectImpl(value) : (Expr*)copyObjectImpl(units);
-        rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, counted, (Expr*)copyObjectImpl(filter));
+        if (binned) {
+            // The row's log bin and exact units in it (core binned_units, the single-node map): a
+            // public deterministic function of one row's value and the call's bounds. One bin key a
+            // level, shared by calls of the same value and bounds.
+            Expr* key = (Expr*)makeFuncExpr(
+                pgdp_extension_function("log_bin", 3, types, "0.14"), INT4OID,
+                list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
+                InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+            if (rewrite.state_key == nullptr) {
+                group_by_state_key(rewrite, key);
+            } else if (!equal(rewrite.state_key, key)) {
+                refuse_distributed_release(
+                    "dp_sum, dp_mean, dp_variance or dp_stddev with NULL bounds (or bounds as bind "
+                    "parameters) of different values or given bounds in one level",
+                    "Release each in its own query (calls of the same value and bounds may share a level).");
+            }
+            Expr* bin_units = (Expr*)makeFuncExpr(
+                pgdp_extension_function("binned_units", 3, types, "0.14"), INT8OID,
+                list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
+                InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+            bin_units_total = (Expr*)builtin_aggregate(
+                F_SUM_INT8, NUMERICOID, (Expr*)copyObjectImpl(bin_units), (Expr*)copyObjectImpl(filter));
+            if (pgdp::reads_squares(identity.kind)) {
+                // Squares of up to 2^53 units: numeric, exact.
+                Expr* as_numeric = (Expr*)makeFuncExpr(F_NUMERIC_INT8, NUMERICOID, list_make1(bin_units),
+                                                       InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
+                Expr* square = (Expr*)makeFuncExpr(F_NUMERIC_MUL, NUMERICOID,
+                                                   list_make2(as_numeric, copyObjectImpl(as_numeric)),
+                                                   InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+                bin_squares_total = (Expr*)builtin_aggregate(F_SUM_NUMERIC, NUMERICOID, square,
+                                                             (Expr*)copyObjectImpl(filter));
+            }
+            // The rows of the bin: NULL and NaN values have none (and count as no row with given
+            // bounds either).
+            rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, (Expr*)copyObjectImpl(rewrite.state_key),
+                                            (Expr*)copyObjectImpl(filter));
+        }
         // The value is not read any more: a NULL of its type keeps the call's types.
         value_entry->expr =
             (Expr*)makeNullConst(value_type, exprTypmod((Node*)value), exprCollation((Node*)value));
@@ -306,22 +397,31 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     }
     const int index = list_length(rewrite.columns) + 1;
     char name[32];
-    snprintf(name, sizeof(name), "units_%d", index);
-    Expr* units_argument = units_total != nullptr ? (Expr*)partials_column(rewrite, units_total, name)
-                                                  : (Expr*)makeNullConst(NUMERICOID, -1, InvalidOid);
-    snprintf(name, sizeof(name), "rows_%d", index);
-    Expr* rows_argument = (Expr*)partials_column(rewrite, rows, name);
-    const int nargs = list_length(rewritten->args);
-    rewritten->args = lappend(rewritten->args, makeTargetEntry(units_argument, nargs + 1, nullptr, false));
-    rewritten->args = lappend(rewritten->args, makeTargetEntry(rows_argument, nargs + 2, nullptr, false));
-    rewritten->aggargtypes = lappend_oid(lappend_oid(list_copy(rewritten->aggargtypes), NUMERICOID), INT8OID);
-    if (squares_total != nullptr) {
-        // The centred squares' total last (aggregates.cpp add_partial_totals reads it there).
-        snprintf(name, sizeof(name), "squares_%d", index);
-        Expr* squares_argument = (Expr*)partials_column(rewrite, squares_total, name);
-        rewritten->args =
-            lappend(rewritten->args, makeTargetEntry(squares_argument, nargs + 3, nullptr, false));
-        rewritten->aggargtypes = lappend_oid(rewritten->aggargtypes, NUMERICOID);
+    const auto column_or_null = [&](Expr* total, const char* prefix, Oid type) -> Expr* {
+        if (total == nullptr) return (Expr*)makeNullConst(type, -1, InvalidOid);
+        snprintf(name, sizeof(name), "%s_%d", prefix, index);
+        return (Expr*)partials_column(rewrite, total, name);
+    };
+    // The appended arguments (parameters.hpp partial_argument_count): units, rows, [squares],
+    // then for the bounded values bin, bin units, [bin squares] (NULL constants without bins).
+    List* appended =
+        list_make2(column_or_null(units_total, "units", NUMERICOID), column_or_null(rows, "rows", INT8OID));
+    if (pgdp::reads_squares(identity.kind))
+        appended = lappend(appended, column_or_null(squares_total, "squares", NUMERICOID));
+    if (has_value) {
+        appended = lappend(appended, binned ? copyObjectImpl(rewrite.state_key_column)
+                                            : (Expr*)makeNullConst(INT4OID, -1, InvalidOid));
+        appended = lappend(appended, column_or_null(bin_units_total, "bin_units", NUMERICOID));
+        if (pgdp::reads_squares(identity.kind))
+            appended = lappend(appended, column_or_null(bin_squares_total, "bin_squares", NUMERICOID));
+    }
+    rewritten->aggargtypes = list_copy(rewritten->aggargtypes);
+    ListCell* cell;
+    foreach (cell, appended) {
+        Expr* argument = static_cast<Expr*>(lfirst(cell));
+        rewritten->args = lappend(
+            rewritten->args, makeTargetEntry(argument, list_length(rewritten->args) + 1, nullptr, false));
+        rewritten->aggargtypes = lappend_oid(rewritten->aggargtypes, exprType((Node*)argument));
     }
     rewritten->location = call_location(groups_per_unit_of(call), true);
     return rewritten;
@@ -411,7 +511,10 @@ void refuse_protected(Query* level, const ProtectionCatalog& protections) {
 void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     check_level_shape(level);
     refuse_protected(level, protections);
-    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr};
+    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr,
+                         false};
+    rewrite.keyed_statistic = calls_keyed_statistic((Node*)level->targetList, nullptr) ||
+                              calls_keyed_statistic(level->havingQual, nullptr);
     Query* partials = rewrite.partials;
     partials->targetList = NIL;
     partials->havingQual = nullptr;
