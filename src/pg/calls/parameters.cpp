@@ -118,8 +118,9 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 
 // NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum, dp_mean,
 // dp_variance, dp_stddev and their *_ci forms (0.13: the dp_release reports the bounds used), and
-// the quantiles take them without an estimate (a log-linear leaf map), over local rows; every other
-// call with a NULL bound is refused here, before the charge.
+// the quantiles take them without an estimate (a log-linear leaf map), over local rows (0.14: the
+// former over Citus tables too, their workers binning the rows); every other call with a NULL
+// bound is refused here, before the charge.
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
@@ -133,6 +134,17 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
     }
     // A distributed dp_sum, dp_mean, dp_variance or dp_stddev whose workers bin the rows (0.14)
     // estimates as on one node; one without bins (its level groups by another state key) cannot.
+    if (reads_partial_totals(aggref) && pgdp::reads_bounded_value(identity.kind) &&
+        !reads_partial_bins(aggref)) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s over distributed tables cannot estimate its bounds here: %s is NULL", identity.name,
+                    name),
+             errdetail("Its query level groups the workers' rows by a histogram, quantile or distinct-count "
+                       "key, so they do not bin the rows for the estimate."),
+             errhint("Release the call with NULL bounds in its own query.")));
+    }
     if (reads_partial_totals(aggref) && !reads_partial_bins(aggref)) {
         ereport(
             ERROR,

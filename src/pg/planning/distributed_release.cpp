@@ -128,9 +128,9 @@ struct LevelRewrite {
     // state_key_call), nullptr until a call needs one, and its partials column.
     Expr* state_key;
     Var* state_key_column;
-    // The level has a histogram, quantile or distinct-count call (its state key): dp_sum, dp_mean,
-    // dp_variance and dp_stddev then cannot group by their rows' log bins (one state key a level).
-    bool keyed_statistic;
+    // The log-bin key of the level's dp_sum, dp_mean, dp_variance and dp_stddev calls that bin
+    // their rows (choose_bin_key), nullptr if none does.
+    Expr* bin_key;
 };
 
 Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) {
@@ -265,19 +265,97 @@ BoundKnown bound_known(Expr* bound) {
     return BoundKnown::Parameter;
 }
 
-// True if a level's expression calls a pgdp statistic whose partials group by its own state key.
-bool calls_keyed_statistic(Node* node, void* context) {
+// A dp_sum, dp_mean, dp_variance or dp_stddev call's value as the workers' functions read it:
+// numeric as numeric, every other value type through its implicit (exact; for bigint the
+// transition's own rounding) cast to float8. nullptr for other types (refused later).
+Node* value_as_number(const Aggref* call) {
+    Expr* value = linitial_node(TargetEntry, call->args)->expr;
+    const Oid value_type = exprType((Node*)value);
+    if (!is_value_type(value_type)) return nullptr;
+    const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
+    return coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
+                                 COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
+}
+
+// pgdp.log_bin(value, lower, upper): the row's log bin (core binned_units, the single-node map), a
+// public deterministic function of one row's value and the call's bounds.
+Expr* log_bin_key(const Aggref* call, Node* as_number) {
+    const Oid types[3] = {exprType(as_number), FLOAT8OID, FLOAT8OID};
+    return (Expr*)makeFuncExpr(
+        pgdp_extension_function("log_bin", 3, types, "0.14"), INT4OID,
+        list_make3(copyObjectImpl(as_number), copyObjectImpl(lsecond_node(TargetEntry, call->args)->expr),
+                   copyObjectImpl(lthird_node(TargetEntry, call->args)->expr)),
+        InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+// What a level's calls need of the state key: whether a histogram, quantile or distinct count
+// groups by its own, and the log-bin keys of the calls with a NULL bound and of those with a bound
+// that is a bind parameter (and none NULL).
+struct BinKeys {
+    bool keyed_statistic;
+    List* null_bound_keys;
+    List* parameter_keys;
+};
+
+bool collect_bin_keys(Node* node, void* context) {
     if (node == nullptr) return false;
-    if (IsA(node, Aggref)) {
-        const auto* aggref = castNode(Aggref, node);
-        if (aggref->agglevelsup == 0) {
-            const AggregateIdentity identity = identify_aggregate(aggref->aggfnoid);
-            if (identity.is_pgdp && pgdp::groups_by_state_key(pgdp::distributed_form(identity.kind)))
-                return true;
+    auto& keys = *static_cast<BinKeys*>(context);
+    if (IsA(node, Aggref) && castNode(Aggref, node)->agglevelsup == 0) {
+        const auto* call = castNode(Aggref, node);
+        const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
+        if (identity.is_pgdp && pgdp::groups_by_state_key(pgdp::distributed_form(identity.kind)))
+            keys.keyed_statistic = true;
+        if (identity.is_pgdp && pgdp::reads_bounded_value(identity.kind) && !reads_partial_totals(call) &&
+            list_length(call->args) >= 3) {
+            const BoundKnown lower = bound_known(lsecond_node(TargetEntry, call->args)->expr);
+            const BoundKnown upper = bound_known(lthird_node(TargetEntry, call->args)->expr);
+            Node* as_number = value_as_number(call);
+            if (as_number != nullptr && (lower == BoundKnown::Null || upper == BoundKnown::Null)) {
+                keys.null_bound_keys = lappend(keys.null_bound_keys, log_bin_key(call, as_number));
+            } else if (as_number != nullptr &&
+                       (lower == BoundKnown::Parameter || upper == BoundKnown::Parameter)) {
+                keys.parameter_keys = lappend(keys.parameter_keys, log_bin_key(call, as_number));
+            }
         }
+        return false;  // arguments hold no calls of this level
     }
     if (IsA(node, Query)) return false;  // subqueries are refused or rewritten on their own
-    return expression_tree_walker(node, walker_cast(calls_keyed_statistic), context);
+    return expression_tree_walker(node, walker_cast(collect_bin_keys), context);
+}
+
+bool all_equal(List* keys) {
+    ListCell* cell;
+    foreach (cell, keys) {
+        if (!equal(lfirst(cell), linitial(keys))) return false;
+    }
+    return true;
+}
+
+// The level's one log-bin key, before any call is rewritten (so no order of calls matters). Calls
+// with a NULL bound must bin: all of one value and bounds, and no other state key in the level
+// (refused before any charge otherwise). A call whose bound is a bind parameter bins when its key
+// is the level's, or when all such calls share one and no other key is there; otherwise it keeps
+// the bounded totals only, and a NULL for it is refused when the parameters are read.
+Expr* choose_bin_key(Query* level) {
+    BinKeys keys{false, NIL, NIL};
+    (void)collect_bin_keys((Node*)level->targetList, &keys);
+    (void)collect_bin_keys(level->havingQual, &keys);
+    if (keys.null_bound_keys != NIL) {
+        if (keys.keyed_statistic) {
+            refuse_distributed_release(
+                "NULL bounds beside a histogram, quantile tree or distinct count in one level",
+                "Release the call with NULL bounds in its own query.");
+        }
+        if (!all_equal(keys.null_bound_keys)) {
+            refuse_distributed_release(
+                "NULL bounds in calls of different values or given bounds in one level",
+                "Release each in its own query (calls of the same value and bounds may share a level).");
+        }
+        return static_cast<Expr*>(linitial(keys.null_bound_keys));
+    }
+    if (keys.parameter_keys != NIL && !keys.keyed_statistic && all_equal(keys.parameter_keys))
+        return static_cast<Expr*>(linitial(keys.parameter_keys));
+    return nullptr;
 }
 
 // One pgdp call of the level: its exact totals become partials columns, and the call adds them.
@@ -313,23 +391,14 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
             refuse_distributed_release("a value of this type", "Pass an integer, real or numeric value.");
         Expr* lower = lsecond_node(TargetEntry, call->args)->expr;
         Expr* upper = lthird_node(TargetEntry, call->args)->expr;
-        const BoundKnown lower_known = bound_known(lower);
-        const BoundKnown upper_known = bound_known(upper);
-        const bool null_bound = lower_known == BoundKnown::Null || upper_known == BoundKnown::Null;
-        if (null_bound && rewrite.keyed_statistic) {
-            refuse_distributed_release(
-                "NULL bounds beside a histogram, quantile tree or distinct count in one level",
-                "Release the call with NULL bounds in its own query.");
-        }
-        // A bound that is a bind parameter may be NULL when the plan runs: bin too, unless the
-        // level groups by another state key (then a NULL is refused when the parameters are read).
-        binned =
-            null_bound || ((lower_known == BoundKnown::Parameter || upper_known == BoundKnown::Parameter) &&
-                           !rewrite.keyed_statistic);
-        const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
-        Node* as_number =
-            coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
-                                  COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
+        const bool null_bound =
+            bound_known(lower) == BoundKnown::Null || bound_known(upper) == BoundKnown::Null;
+        Node* as_number = value_as_number(call);
+        const Oid numeric_value = exprType(as_number);
+        Expr* key = rewrite.bin_key != nullptr ? log_bin_key(call, as_number) : nullptr;
+        // choose_bin_key refused the level unless every call with a NULL bound has its key.
+        binned = key != nullptr && equal(key, rewrite.bin_key);
+        if (null_bound && !binned) refuse_distributed_release("NULL bounds here", "Report this query.");
         const Oid types[3] = {numeric_value, FLOAT8OID, FLOAT8OID};
         if (!null_bound) {
             Expr* units = (Expr*)makeFuncExpr(
@@ -353,21 +422,9 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
             rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, counted, (Expr*)copyObjectImpl(filter));
         }
         if (binned) {
-            // The row's log bin and exact units in it (core binned_units, the single-node map): a
-            // public deterministic function of one row's value and the call's bounds. One bin key a
-            // level, shared by calls of the same value and bounds.
-            Expr* key = (Expr*)makeFuncExpr(
-                pgdp_extension_function("log_bin", 3, types, "0.14"), INT4OID,
-                list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
-                InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-            if (rewrite.state_key == nullptr) {
-                group_by_state_key(rewrite, key);
-            } else if (!equal(rewrite.state_key, key)) {
-                refuse_distributed_release(
-                    "dp_sum, dp_mean, dp_variance or dp_stddev with NULL bounds (or bounds as bind "
-                    "parameters) of different values or given bounds in one level",
-                    "Release each in its own query (calls of the same value and bounds may share a level).");
-            }
+            // The row's log bin and exact units in it (core binned_units, the single-node map). One
+            // bin key a level (choose_bin_key), shared by calls of the same value and bounds.
+            if (rewrite.state_key == nullptr) group_by_state_key(rewrite, key);
             Expr* bin_units = (Expr*)makeFuncExpr(
                 pgdp_extension_function("binned_units", 3, types, "0.14"), INT8OID,
                 list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
@@ -511,10 +568,9 @@ void refuse_protected(Query* level, const ProtectionCatalog& protections) {
 void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     check_level_shape(level);
     refuse_protected(level, protections);
-    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr,
-                         false};
-    rewrite.keyed_statistic = calls_keyed_statistic((Node*)level->targetList, nullptr) ||
-                              calls_keyed_statistic(level->havingQual, nullptr);
+    LevelRewrite rewrite{level,  static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr,
+                         nullptr};
+    rewrite.bin_key = choose_bin_key(level);
     Query* partials = rewrite.partials;
     partials->targetList = NIL;
     partials->havingQual = nullptr;
