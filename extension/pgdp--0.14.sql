@@ -2898,6 +2898,24 @@ CREATE FUNCTION pgdp.quantile_leaf(value float8, lower float8, upper float8) RET
 AS 'MODULE_PATHNAME', 'pgdp_quantile_leaf' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.quantile_leaf(float8, float8, float8) IS
     'One row''s leaf (0 to 65535) in the quantile tree of the pgdp quantiles, its value clamped to [lower, upper], a NULL bound selecting the log-linear leaf map (NULL for a NULL or NaN value); counted on Citus workers';
+-- 0.14: dp_sum, dp_mean, dp_variance and dp_stddev with NULL bounds on Citus: the workers group
+-- the rows by each row's log bin and count, sum (and square) its exact units there.
+CREATE FUNCTION pgdp.log_bin(value float8, lower float8, upper float8) RETURNS int
+AS 'MODULE_PATHNAME', 'pgdp_log_bin_float8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.log_bin(float8, float8, float8) IS
+    'One row''s log bin (0 to 192) for bounds estimated by pgdp, its value clamped to the given bound(s) (NULL for an estimated one); NULL for NULL and NaN; grouped on Citus workers';
+CREATE FUNCTION pgdp.log_bin(value numeric, lower float8, upper float8) RETURNS int
+AS 'MODULE_PATHNAME', 'pgdp_log_bin_numeric' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.log_bin(numeric, float8, float8) IS
+    'One row''s log bin (0 to 192) for bounds estimated by pgdp, its value clamped to the given bound(s) (NULL for an estimated one); NULL for NULL and NaN; grouped on Citus workers';
+CREATE FUNCTION pgdp.binned_units(value float8, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_binned_units_float8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.binned_units(float8, float8, float8) IS
+    'One row''s exact units in its pgdp.log_bin (NULL for NULL and NaN); summed on Citus workers';
+CREATE FUNCTION pgdp.binned_units(value numeric, lower float8, upper float8) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_binned_units_numeric' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.binned_units(numeric, float8, float8) IS
+    'One row''s exact units in its pgdp.log_bin (NULL for NULL and NaN); summed on Citus workers';
 CREATE FUNCTION pgdp.distributed_partials(query text) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'pgdp_distributed_partials' LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION pgdp.distributed_partials(text) IS

@@ -234,3 +234,19 @@ DELETE FROM pgdp.data_epochs;
 DELETE FROM pgdp.release_cache;
 DROP OWNED BY eb_analyst, eb_dp_only;
 DROP ROLE eb_analyst, eb_dp_only;
+
+-- 0.14: the Citus workers' per-row map for NULL bounds (pgdp.log_bin, pgdp.binned_units: core
+-- binned_units, the transition's own), values read as the transition reads them. Expected from the
+-- definitions (binned_sums.hpp): bin 97 + (k + 32) for x in [2^k, 2^(k+1)), its mirror 95 - (k + 32)
+-- below zero, 96 for |x| < 2^-32 (units of 2^-84); units x / 2^(k - 52); clamped to a given bound
+-- and to 2^64 first. bigint 2^53 + 1 rounds to 2^53 as float8; numeric 1e400 is +Infinity, then
+-- 2^64; real 0.1 is 13421773 * 2^-27.
+SELECT pgdp.log_bin(9007199254740993::bigint, NULL, NULL), pgdp.binned_units(9007199254740993::bigint, NULL, NULL);
+SELECT pgdp.log_bin(1e400::numeric, NULL, NULL), pgdp.binned_units(1e400::numeric, NULL, NULL);
+SELECT pgdp.log_bin(0.1::real, NULL, NULL), pgdp.binned_units(0.1::real, NULL, NULL);
+SELECT pgdp.log_bin(-3.5, NULL, NULL), pgdp.binned_units(-3.5, NULL, NULL);
+SELECT pgdp.log_bin(1e-12, NULL, NULL), pgdp.binned_units(1e-12, NULL, NULL), pgdp.binned_units(0, NULL, NULL);
+SELECT pgdp.log_bin(5, 10, NULL), pgdp.binned_units(5, 10, NULL);
+SELECT pgdp.log_bin(-1e-9, NULL, -power(2, -20)), pgdp.binned_units(-1e-9, NULL, -power(2, -20)), pgdp.log_bin(-7, NULL, -power(2, -20));
+SELECT pgdp.log_bin('NaN'::float8, NULL, NULL) IS NULL AS nan_no_row, pgdp.binned_units('NaN'::numeric, NULL, NULL) IS NULL AS nan_numeric,
+       pgdp.log_bin(NULL::float8, 0, NULL) IS NULL AS null_no_row;

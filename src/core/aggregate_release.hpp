@@ -167,10 +167,11 @@ constexpr bool accepts_null_bounds(AggregateKind kind) {
            kind == AggregateKind::Quantiles;
 }
 
-// The statistics whose Citus form takes NULL bounds: the quantiles (0.14), whose NULL bound
+// The statistics whose Citus state key takes NULL bounds: the quantiles (0.14), whose NULL bound
 // selects the log-linear leaf map, a fixed function of one row and the call's constants that the
-// workers compute (quantile_leaf_spec). The others' partials are clamped to bounds the coordinator
-// would estimate from the rows: refused before any charge.
+// workers compute (quantile_leaf_spec). dp_sum, dp_mean, dp_variance and dp_stddev take NULL bounds
+// over Citus through per-bin partials instead (the shim's reads_partial_bins); the histogram's
+// NULL bounds are refused before any charge.
 constexpr bool distributes_null_bounds(AggregateKind kind) { return kind == AggregateKind::Quantiles; }
 
 constexpr bool estimates_bounds(const AggregateParameters& parameters) {

@@ -101,13 +101,53 @@ void SplitUint192::add(const SplitUint192& other) {
 }
 
 void add_binned_square_value(BinnedSquares& binned, double value) {
-    const double kept = std::fmin(std::fmax(value, -kBinnedValueLimit), kBinnedValueLimit);
-    const std::size_t bin = log_bin(kept);
-    const std::int64_t units = std::llrint(std::ldexp(kept, -bin_sum_unit_exponent(bin)));
-    binned.sums.counts[bin] += 1;
-    binned.sums.sums[bin].add(units);
-    const unsigned __int128 magnitude = static_cast<unsigned __int128>(units < 0 ? -units : units);
-    binned.squares[bin].add(magnitude * magnitude);
+    add_binned_square_row(binned, binned_units(value, -HUGE_VAL, HUGE_VAL));
+}
+
+void add_binned_square_row(BinnedSquares& binned, const BinnedUnits& row) {
+    binned.sums.counts[row.bin] += 1;
+    binned.sums.sums[row.bin].add(row.units);
+    const unsigned __int128 magnitude =
+        static_cast<unsigned __int128>(row.units < 0 ? -row.units : row.units);
+    binned.squares[row.bin].add(magnitude * magnitude);
+}
+
+bool possible_bin_squares(std::size_t bin, std::int64_t count, __int128 sum, const SplitUint192& squares) {
+    if (!possible_bin_sum(bin, count, sum)) return false;
+    // The bin's values are m units with a <= m <= b.
+    const Wide floor = Wide(1) << 52;
+    const Wide a = bin < kZeroLogBin ? Wide(-2 * floor) : bin == kZeroLogBin ? Wide(-floor) : floor;
+    const Wide b = bin < kZeroLogBin ? Wide(-floor) : bin == kZeroLogBin ? floor : Wide(2 * floor);
+    const Wide s = wide_i128(sum);
+    const Wide q = wide_u192(squares);
+    return !(s * s > q * count || q > (a + b) * s - a * b * count);
+}
+
+void add_partial_bin_squares(BinnedSquares& binned, std::size_t bin, std::int64_t count, __int128 sum,
+                             const SplitUint192& squares) {
+    if (bin >= kLogBinCount) throw CorruptStateError("binned partial: a bin outside the log bins");
+    if (!possible_bin_squares(bin, count, sum, squares)) {
+        throw CorruptStateError(
+            "binned partial: a bin's sum or sum of squares outside what its count can add up to");
+    }
+    add_partial_bin(binned.sums, bin, count, sum);  // the count's overflow check, then the sum
+    binned.squares[bin].add(squares);
+}
+
+bool parse_decimal_u192(const char* text, SplitUint192& out) {
+    if (text == nullptr || *text == '\0') return false;
+    Wide value = 0;
+    const Wide limit = Wide(1) << 192;
+    for (; *text != '\0'; ++text) {
+        if (*text < '0' || *text > '9') return false;
+        value = value * 10 + (*text - '0');
+        if (value >= limit) return false;
+    }
+    for (std::uint64_t& limb : out.limbs) {
+        limb = static_cast<std::uint64_t>(value & std::numeric_limits<std::uint64_t>::max());
+        value >>= 64;
+    }
+    return true;
 }
 
 void merge_binned_squares(BinnedSquares& into, const BinnedSquares& other) {
@@ -171,7 +211,6 @@ void deserialize_binned_squares(const unsigned char* data, std::size_t size, Bin
     if (reader.get_u32() != kLogBinCount || reader.remaining() != 48 * kLogBinCount) {
         reader.fail("its length does not match the bins");
     }
-    const Wide floor = Wide(1) << 52;
     for (std::size_t i = 0; i < kLogBinCount; ++i) {
         binned.sums.counts[i] = reader.get_i64();
         binned.sums.sums[i].low = reader.get_u64();
@@ -179,14 +218,9 @@ void deserialize_binned_squares(const unsigned char* data, std::size_t size, Bin
         for (std::uint64_t& limb : binned.squares[i].limbs) limb = reader.get_u64();
         const std::int64_t count = binned.sums.counts[i];
         if (count < 0) reader.fail("a negative count");
-        // The bin's values are m units with a <= m <= b.
-        const Wide a = i < kZeroLogBin ? Wide(-2 * floor) : i == kZeroLogBin ? Wide(-floor) : floor;
-        const Wide b = i < kZeroLogBin ? Wide(-floor) : i == kZeroLogBin ? floor : Wide(2 * floor);
-        const Wide sum = wide_i128(binned.sums.sums[i].get());
-        const Wide squares = wide_u192(binned.squares[i]);
-        if (sum < a * count || sum > b * count)
+        if (!possible_bin_sum(i, count, binned.sums.sums[i].get()))
             reader.fail("a bin's sum outside what its count can add up to");
-        if (sum * sum > squares * count || squares > (a + b) * sum - a * b * count)
+        if (!possible_bin_squares(i, count, binned.sums.sums[i].get(), binned.squares[i]))
             reader.fail("a bin's sum of squares outside what its count and sum can add up to");
     }
     reader.expect_end();

@@ -33,8 +33,25 @@ struct BinnedSquares {
     SplitUint192 squares[kLogBinCount];  // bin i in units of 2^(2 bin_sum_unit_exponent(i))
 };
 
-// Adds one row to the counts, sums and squares (value not NaN).
+// Adds one row to the counts, sums and squares (value not NaN): add_binned_square_row of
+// binned_units(value, -infinity, +infinity).
 void add_binned_square_value(BinnedSquares& binned, double value);
+void add_binned_square_row(BinnedSquares& binned, const BinnedUnits& row);
+
+// True if `count` values of bin `bin` can give the sum and the sum of squares (possible_bin_sum,
+// then S^2 <= n Q and Q <= (a + b) S - n a b for values in [a, b] units): deserialize's check of
+// every bin.
+bool possible_bin_squares(std::size_t bin, std::int64_t count, __int128 sum, const SplitUint192& squares);
+
+// Adds a Citus worker's exact totals of one bin (rows, sum of binned_units, sum of their squares):
+// refused (CorruptStateError, state unchanged) as add_partial_bin, and for squares
+// possible_bin_squares rejects. Each row checked alone suffices: the checks are closed under
+// adding rows (linear, and Cauchy-Schwarz for S^2 <= n Q).
+void add_partial_bin_squares(BinnedSquares& binned, std::size_t bin, std::int64_t count, __int128 sum,
+                             const SplitUint192& squares);
+
+// A non-negative decimal integer (digits only) below 2^192; false otherwise (out unspecified).
+bool parse_decimal_u192(const char* text, SplitUint192& out);
 
 // into += other, exactly.
 void merge_binned_squares(BinnedSquares& into, const BinnedSquares& other);

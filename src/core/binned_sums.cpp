@@ -3,6 +3,7 @@
 
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
+#include <limits>
 
 namespace pgdp {
 
@@ -63,11 +64,40 @@ int bin_sum_unit_exponent(std::size_t bin) {
     return bin == kZeroLogBin ? kZeroBinUnitExponent : exponent_of(bin) - 52;
 }
 
-void add_binned_value(BinnedSums& sums, double value) {
-    const double kept = std::fmin(std::fmax(value, -kBinnedValueLimit), kBinnedValueLimit);
+BinnedUnits binned_units(double value, double lower, double upper) {
+    const double clamped = std::fmin(std::fmax(value, lower), upper);
+    const double kept = std::fmin(std::fmax(clamped, -kBinnedValueLimit), kBinnedValueLimit);
     const std::size_t bin = log_bin(kept);
-    sums.counts[bin] += 1;
-    sums.sums[bin].add(std::llrint(std::ldexp(kept, -bin_sum_unit_exponent(bin))));
+    return BinnedUnits{bin, std::llrint(std::ldexp(kept, -bin_sum_unit_exponent(bin)))};
+}
+
+void add_binned_row(BinnedSums& sums, const BinnedUnits& row) {
+    sums.counts[row.bin] += 1;
+    sums.sums[row.bin].add(row.units);
+}
+
+void add_binned_value(BinnedSums& sums, double value) {
+    add_binned_row(sums, binned_units(value, -HUGE_VAL, HUGE_VAL));
+}
+
+bool possible_bin_sum(std::size_t bin, std::int64_t count, __int128 sum) {
+    if (bin >= kLogBinCount || count < 0) return false;
+    constexpr __int128 kMantissaFloor = static_cast<__int128>(1) << 52;
+    const __int128 magnitude = bin < kZeroLogBin ? -sum : sum;
+    const __int128 least = bin == kZeroLogBin ? -kMantissaFloor * count : kMantissaFloor * count;
+    const __int128 most = (bin == kZeroLogBin ? kMantissaFloor : 2 * kMantissaFloor) * count;
+    return magnitude >= least && magnitude <= most;
+}
+
+void add_partial_bin(BinnedSums& sums, std::size_t bin, std::int64_t count, __int128 sum) {
+    if (bin >= kLogBinCount) throw CorruptStateError("binned partial: a bin outside the log bins");
+    if (!possible_bin_sum(bin, count, sum))
+        throw CorruptStateError("binned partial: a bin's sum outside what its count can add up to");
+    constexpr std::int64_t kMost = std::numeric_limits<std::int64_t>::max();
+    if (sums.counts[bin] > kMost - count || binned_rows(sums) > kMost - count)
+        throw CorruptStateError("binned partial: more than 2^63 - 1 rows");
+    sums.counts[bin] += count;
+    sums.sums[bin].add(sum);
 }
 
 void merge_binned_sums(BinnedSums& into, const BinnedSums& other) {
@@ -117,20 +147,12 @@ void deserialize_binned_sums(const unsigned char* data, std::size_t size, Binned
     if (reader.get_u32() != kLogBinCount || reader.remaining() != 24 * kLogBinCount) {
         reader.fail("its length does not match the bins");
     }
-    constexpr __int128 kMantissaFloor = static_cast<__int128>(1) << 52;
     for (std::size_t i = 0; i < kLogBinCount; ++i) {
         sums.counts[i] = reader.get_i64();
         sums.sums[i].low = reader.get_u64();
         sums.sums[i].high = reader.get_i64();
-        const std::int64_t count = sums.counts[i];
-        if (count < 0) reader.fail("a negative count");
-        // Each value of a bin is m units with 2^52 <= |m| <= 2^53 (the zero bin: |m| <= 2^52),
-        // of the bin's sign.
-        const __int128 sum = sums.sums[i].get();
-        const __int128 magnitude = i < kZeroLogBin ? -sum : sum;
-        const __int128 least = i == kZeroLogBin ? -kMantissaFloor * count : kMantissaFloor * count;
-        const __int128 most = (i == kZeroLogBin ? kMantissaFloor : 2 * kMantissaFloor) * count;
-        if (magnitude < least || magnitude > most)
+        if (sums.counts[i] < 0) reader.fail("a negative count");
+        if (!possible_bin_sum(i, sums.counts[i], sums.sums[i].get()))
             reader.fail("a bin's sum outside what its count can add up to");
     }
     reader.expect_end();

@@ -48,8 +48,30 @@ constexpr double kBinnedValueLimit = 18446744073709551616.0;  // 2^64
 // k - 52 for the bin of exponent k; -84 for the zero bin.
 int bin_sum_unit_exponent(std::size_t bin);
 
-// Adds one row (value not NaN; the caller skips NaN as dp_sum does).
+// One row's place in the bins: its value clamped to [lower, upper] (a side not given: -+infinity)
+// and to +-2^64, its bin and its exact units of 2^bin_sum_unit_exponent(bin) (|units| <= 2^53).
+// The one per-row map of the single-node transition and of the Citus workers (pgdp.log_bin,
+// pgdp.binned_units), so the two cannot drift. value not NaN.
+struct BinnedUnits {
+    std::size_t bin;
+    std::int64_t units;
+};
+BinnedUnits binned_units(double value, double lower, double upper);
+
+// Adds one row (value not NaN; the caller skips NaN as dp_sum does): add_binned_row of
+// binned_units(value, -infinity, +infinity).
 void add_binned_value(BinnedSums& sums, double value);
+void add_binned_row(BinnedSums& sums, const BinnedUnits& row);
+
+// True if `count` values of bin `bin` can add up to `sum` units (count >= 0, each value m units
+// with 2^52 <= |m| <= 2^53 of the bin's sign; the zero bin |m| <= 2^52): the check deserialize
+// applies to every bin.
+bool possible_bin_sum(std::size_t bin, std::int64_t count, __int128 sum);
+
+// Adds a Citus worker's exact totals of one bin (rows counted, sum of binned_units): refused
+// (CorruptStateError, sums unchanged) for a bin outside [0, kLogBinCount), a total no rows of the
+// bin give (possible_bin_sum) or a count that would pass 2^63 - 1 in the bin or in all bins.
+void add_partial_bin(BinnedSums& sums, std::size_t bin, std::int64_t count, __int128 sum);
 
 // into += other, exactly.
 void merge_binned_sums(BinnedSums& into, const BinnedSums& other);

@@ -19,7 +19,11 @@
 #      column, beside totals and with FILTER, bind parameters, noise at epsilon 1, and what the split
 #      refuses before any charge; (0.14) the quantiles with NULL bounds over values of every kind:
 #      percentile_disc within the log leaf (2^-8) and the same query over a local copy;
-#   8. the release cache for those statistics.
+#   8. the release cache for those statistics;
+#   9. (0.14) dp_sum, dp_mean, dp_variance, dp_stddev and their *_ci forms with NULL bounds: equal
+#      to the same query on a local copy and to PostgreSQL's statistics of the values clamped to the
+#      reported bounds at epsilon 1e9, grouped either way, FILTER, beside bounded calls, one bound
+#      given, int, real, float8 and numeric, bind parameters; noise at epsilon 1; refusals.
 # Skipped (never passed) when Citus is not available: see CitusCluster::skip_unless_citus.
 
 use strict;
@@ -379,26 +383,14 @@ for my $form (@forms)
 	refused_uncharged('analyst', 'coordinator',
 		q{SET application_name = 'citus_internal gpid=10000000001'; SELECT dp_count(1e6) FROM sales},
 		'0A000', 'a session that claims to be a Citus-internal connection');
-	# Estimated bounds (0.12) need the rows' log bins, not the workers' clamped totals: refused
-	# before any charge (docs/privacy.md "Bounds the analyst need not guess").
+	# NULL bounds (0.14: the workers bin the rows, section 9) cannot share a level with another
+	# state key: refused before any charge.
 	refused_uncharged('analyst', 'coordinator',
-		q{SELECT dp_sum(amount, NULL, NULL, 1e6) FROM sales},
-		'0A000', 'dp_sum with NULL bounds over a distributed table');
+		q{SELECT dp_sum(amount, NULL, NULL, 1e6), dp_median(price, 0, 250, 1e6) FROM sales},
+		'0A000', 'dp_sum with NULL bounds beside dp_median over a distributed table');
 	refused_uncharged('analyst', 'coordinator',
-		q{SELECT region, dp_mean(price, 0, NULL, 1e6) FROM sales GROUP BY region},
-		'0A000', 'dp_mean with a NULL bound over a distributed table, grouped');
-	refused_uncharged('analyst', 'coordinator',
-		q{SELECT dp_sum_ci(amount, NULL, NULL, 1e6, 0.05) FROM sales},
-		'0A000', 'dp_sum_ci with NULL bounds over a distributed table');
-	refused_uncharged('analyst', 'coordinator',
-		q{SELECT region, dp_mean_ci(price, NULL, 100, 1e6, 0.05) FROM sales GROUP BY region},
-		'0A000', 'dp_mean_ci with a NULL bound over a distributed table, grouped');
-	refused_uncharged('analyst', 'coordinator',
-		q{SELECT dp_variance(amount, NULL, NULL, 1e6) FROM sales},
-		'0A000', 'dp_variance with NULL bounds over a distributed table (0.13)');
-	refused_uncharged('analyst', 'coordinator',
-		q{SELECT region, dp_stddev(price, 0, NULL, 1e6) FROM sales GROUP BY region},
-		'0A000', 'dp_stddev with a NULL bound over a distributed table, grouped (0.13)');
+		q{SELECT region, dp_stddev(price, 0, NULL, 1e6), dp_histogram(amount, 0, 100, 4, 1e6) FROM sales GROUP BY region},
+		'0A000', 'dp_stddev with a NULL bound beside dp_histogram, grouped');
 	my $shard = $cluster->sql('coordinator',
 		q{SELECT shard_name FROM citus_shards WHERE table_name = 'sales'::regclass AND nodeport = }
 		  . $cluster->node('worker1')->port . ' LIMIT 1');
@@ -809,14 +801,14 @@ PREPARE nb(float8, float8, float8) AS SELECT 0, dp_quantile(x, $1, $2, $3, 1e9) 
 		'22004', 'dp_histogram with a NULL bound as a bind parameter (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SET plan_cache_mode = force_generic_plan; '
-		  . 'PREPARE null_sum_bound(float8) AS SELECT dp_sum(amount, 0, $1, 1e6) FROM sales; '
+		  . 'PREPARE null_sum_bound(float8) AS SELECT dp_sum(amount, 0, $1, 1e6), dp_count_distinct(region, 1e6) FROM sales; '
 		  . 'EXECUTE null_sum_bound(NULL)',
-		'0A000', 'dp_sum with a NULL bound as a bind parameter (generic plan)');
+		'0A000', 'dp_sum with a NULL bound as a bind parameter beside dp_count_distinct (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SET plan_cache_mode = force_generic_plan; '
-		  . 'PREPARE null_variance_bound(float8) AS SELECT dp_variance(amount, 0, $1, 1e6) FROM sales; '
+		  . 'PREPARE null_variance_bound(float8) AS SELECT dp_variance(amount, 0, $1, 1e6), dp_median(price, 0, 250, 1e6) FROM sales; '
 		  . 'EXECUTE null_variance_bound(NULL)',
-		'0A000', 'dp_variance with a NULL bound as a bind parameter (generic plan)');
+		'0A000', 'dp_variance with a NULL bound as a bind parameter beside dp_median (generic plan)');
 	refused_uncharged('analyst', 'coordinator',
 		'SELECT dp_histogram(price, 0, 250, 0, 1e6) FROM sales',
 		'22023', 'dp_histogram with bins = 0');
@@ -870,6 +862,223 @@ PREPARE nb(float8, float8, float8) AS SELECT 0, dp_quantile(x, $1, $2, $3, 1e9) 
 	$cluster->sql('coordinator', q{SELECT pgdp.refresh('sales')});
 	my $again = charged_once($panels[0][1], 1, 'the dp_histogram panel after pgdp.refresh');
 	isnt($again, $first{dp_histogram}, 'a new epoch: a new histogram release');
+}
+
+# ---------------------------------------------------------------------------------------------
+# 9. dp_sum, dp_mean, dp_variance and dp_stddev (and their *_ci forms) with NULL bounds (0.14):
+#    the workers group the rows by their log bin (pgdp.log_bin) and count and sum their exact
+#    units there; the coordinator estimates the bounds and releases as on one node. At epsilon 1e9
+#    each release equals the same query on a local copy of the rows and PostgreSQL's own
+#    sum/avg/var_pop/stddev_pop of the values clamped to the bounds the *_ci form reports; one
+#    ledger row per release on the coordinator, none on the workers; noise at epsilon 1; what
+#    stays refused is refused before any charge.
+{
+	$cluster->sql(
+		'coordinator', q{
+CREATE TABLE measures (id bigint, k int, grp int, v int, x float8, n numeric);
+SELECT create_distributed_table('measures', 'k');
+INSERT INTO measures
+SELECT g, g % 8, g % 3, g % 1000 - 300, (g % 997) * 1.37 - 100, (g % 500) * 2.5
+FROM generate_series(1, 20000) g;
+INSERT INTO measures VALUES (20001, 1, 1, NULL, NULL, NULL), (20002, 2, 2, NULL, 'NaN', 'NaN');
+CREATE TABLE measures_local AS SELECT * FROM measures;
+GRANT SELECT ON measures, measures_local TO analyst;
+});
+	my $local_count = $cluster->sql('coordinator',
+		q{SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'measures_local'::regclass});
+	is($local_count, '0', 'measures_local is a plain local table');
+
+	# Lines of '|'-separated fields: numbers within $tolerance (relative, at least absolute
+	# $tolerance), anything else equal.
+	my $close = sub {
+		my ($got, $want, $tolerance, $name) = @_;
+		my @g = split /\n/, $got;
+		my @w = split /\n/, $want;
+		my $ok = @g == @w && @g > 0;
+		for my $i (0 .. $#w)
+		{
+			last unless $ok;
+			my @gf = split /\|/, $g[$i], -1;
+			my @wf = split /\|/, $w[$i], -1;
+			$ok = @gf == @wf;
+			for my $j (0 .. $#wf)
+			{
+				last unless $ok;
+				my ($a, $b) = ($gf[$j], $wf[$j]);
+				if ($a =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i && $b =~ /^-?[\d.]+(?:e[-+]?\d+)?$/i)
+				{
+					my $scale = abs($b) > 1 ? abs($b) : 1;
+					$ok = abs($a - $b) <= $tolerance * $scale;
+				}
+				else
+				{
+					$ok = $a eq $b;
+				}
+			}
+		}
+		ok($ok, $name) or diag("got:\n$got\nwant:\n$want");
+	};
+
+	# Runs $template with TABLE replaced by measures (charged: $count ledger rows, one per call,
+	# all on the coordinator) and by measures_local; checks both against $reference per output
+	# line, its {KEY} replaced by the line's first field and each other {NAME} by the field
+	# $bounds{NAME} (the bounds a *_ci form reported). PostgreSQL's GREATEST skips NULLs, so the
+	# references keep NULL values out themselves.
+	my $check = sub {
+		my ($name, $template, $count, $reference, $tolerance, %bounds) = @_;
+		(my $distributed = $template) =~ s/TABLE/measures/g;
+		(my $local = $template) =~ s/TABLE/measures_local/g;
+		my $released = charged_once($distributed, $count, $name);
+		my $on_one_node = as_analyst($local);
+		$close->($released, $on_one_node, $tolerance, "$name: the Citus release equals the local table's");
+		# The reference per output line, with that line's reported bounds.
+		my @lines = split /\n/, $released;
+		my @expected;
+		for my $line (@lines)
+		{
+			my @f = split /\|/, $line, -1;
+			(my $sql = $reference) =~ s/\{KEY\}/$f[0]/g;
+			$sql =~ s/\{(\w+)\}/$f[$bounds{$1}]/g;
+			push @expected, $cluster->sql('coordinator', $sql);
+		}
+		$close->($released, join("\n", @expected), $tolerance,
+			"$name: PostgreSQL's own statistic of the values clamped to the reported bounds");
+		return $released;
+	};
+
+	# Whole table, int values: dp_sum, dp_mean and dp_sum_ci of one value share the bin key.
+	$check->(
+		'NULL bounds, whole table, int',
+		q{SELECT s, m, (r).value, (r).lower_bound, (r).upper_bound
+		  FROM (SELECT dp_sum(v, NULL, NULL, 1e9), dp_mean(v, NULL, NULL, 1e9), dp_sum_ci(v, NULL, NULL, 1e9, 0.05)
+		        FROM TABLE) x(s, m, r)},
+		3,
+		q{SELECT sum(c), avg(c), sum(c), {L}, {U} FROM (SELECT least(greatest(v, {L}), {U}) AS c FROM measures_local WHERE v IS NOT NULL) q},
+		1e-6, L => 3, U => 4);
+	# Grouped by the distribution column: dp_variance, dp_stddev and dp_variance_ci of a float8
+	# value (a NaN and a NULL row: no rows).
+	$check->(
+		'NULL bounds, dp_variance and dp_stddev grouped by the distribution column, float8',
+		q{SELECT k, a, b, (r).value, (r).lower_bound, (r).upper_bound
+		  FROM (SELECT k, dp_variance(x, NULL, NULL, 1e9), dp_stddev(x, NULL, NULL, 1e9),
+		               dp_variance_ci(x, NULL, NULL, 1e9, 0.05) FROM TABLE GROUP BY k) s(k, a, b, r) ORDER BY k},
+		3,
+		q{SELECT {KEY}, var_pop(c), stddev_pop(c), var_pop(c), {L}, {U}
+		  FROM (SELECT least(greatest(x, {L}), {U}) AS c FROM measures_local WHERE k = {KEY} AND x <> 'NaN') q},
+		1e-6, L => 4, U => 5);
+	# Grouped by another column, with FILTER, beside bounded calls and dp_count (their totals
+	# summed over the bins' rows): dp_mean_ci and dp_stddev_ci of the same value share the key.
+	$check->(
+		'NULL bounds grouped by another column, FILTER, beside bounded calls',
+		q{SELECT grp, s, bounded, c, round((m).value::numeric, 6), (m).lower_bound, (m).upper_bound,
+		         round((d).value::numeric, 6), (d).lower_bound, (d).upper_bound
+		  FROM (SELECT grp, dp_sum(v, NULL, NULL, 1e9) FILTER (WHERE id % 2 = 0), dp_sum(v, 0, 500, 1e9), dp_count(1e9),
+		               dp_mean_ci(v, NULL, NULL, 1e9, 0.05) FILTER (WHERE id % 2 = 0),
+		               dp_stddev_ci(v, NULL, NULL, 1e9, 0.05)
+		        FROM TABLE GROUP BY grp) x(grp, s, bounded, c, m, d) ORDER BY grp},
+		5,
+		q{SELECT {KEY}, sum(least(greatest(v, {L}), {U})) FILTER (WHERE id % 2 = 0),
+		         sum(least(greatest(v, 0), 500)), (SELECT count(*) FROM measures_local WHERE grp = {KEY}),
+		         round(avg(least(greatest(v, {L}), {U})) FILTER (WHERE id % 2 = 0), 6), {L}, {U},
+		         round(stddev_pop(least(greatest(v, {L2}), {U2}))::numeric, 6), {L2}, {U2}
+		  FROM measures_local WHERE grp = {KEY} AND v IS NOT NULL},
+		1e-6, L => 5, U => 6, L2 => 8, U2 => 9);
+	# One bound given (the rows clamped to it, the other estimated), numeric and real values.
+	$check->(
+		'one bound given, numeric',
+		q{SELECT round(m, 6), (r).value, (r).lower_bound, (r).upper_bound
+		  FROM (SELECT dp_mean(n, 10, NULL, 1e9), dp_sum_ci(n, 10, NULL, 1e9, 0.05) FROM TABLE) x(m, r)},
+		2,
+		q{SELECT round(avg(c), 6), sum(c), {L}, {U}
+		  FROM (SELECT least(greatest(n, {L}), {U}) AS c FROM measures_local WHERE n <> 'NaN') q},
+		1e-6, L => 2, U => 3);
+	$check->(
+		'one bound given, dp_variance_ci of a real value',
+		q{SELECT (r).value, (r).lower_bound, (r).upper_bound
+		  FROM (SELECT dp_variance_ci(x::real, NULL, 600, 1e9, 0.05) FROM TABLE) x(r)},
+		1,
+		q{SELECT var_pop(c), {L}, {U}
+		  FROM (SELECT least(greatest(x::real::float8, {L}), {U}) AS c FROM measures_local WHERE x <> 'NaN') q},
+		1e-6, L => 1, U => 2);
+	# Bind parameters under a generic plan: NULL bounds, one NULL, and both given (the same plan).
+	{
+		my $prepare = 'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE nb(float8, float8) AS SELECT (r).value, (r).lower_bound, (r).upper_bound '
+		  . 'FROM (SELECT dp_mean_ci(x, $1, $2, 1e9, 0.05) FROM TABLE) s(r); ';
+		for my $arguments ('NULL, NULL', '0, NULL', '-50, 700')
+		{
+			$check->(
+				"bind parameters ($arguments) under a generic plan",
+				$prepare . "EXECUTE nb($arguments); EXECUTE nb($arguments)",
+				2,
+				q{SELECT avg(c), {L}, {U}
+				  FROM (SELECT least(greatest(x, {L}), {U}) AS c FROM measures_local WHERE x <> 'NaN') q},
+				1e-6, L => 1, U => 2);
+		}
+		my $bounds = as_analyst($prepare =~ s/TABLE/measures/r . 'EXECUTE nb(-50, 700)');
+		like($bounds, qr/\|-50\|700$/, 'bounds given as bind parameters are used as given');
+	}
+	# Noise at epsilon 1: two releases differ from each other and from the exact clamped sum.
+	{
+		my $sql = q{SELECT (r).value, (r).lower_bound, (r).upper_bound FROM (SELECT dp_sum_ci(v, NULL, NULL, 1, 0.05) FROM measures) x(r)};
+		my @first = split /\|/, charged_once($sql, 1, 'NULL bounds at epsilon 1');
+		my @second = split /\|/, charged_once($sql, 1, 'NULL bounds at epsilon 1, again');
+		my $exact = $cluster->sql('coordinator',
+			"SELECT sum(least(greatest(v, $first[1]), $first[2])) FROM measures_local");
+		isnt($first[0], $second[0], 'epsilon 1: two releases differ');
+		isnt($first[0], $exact, 'epsilon 1: the release is not the exact clamped sum');
+		ok(abs($first[0] - $exact) < 1e5, 'epsilon 1: the release is near the exact clamped sum')
+		  or diag("released $first[0], exact $exact");
+	}
+	# Refused before any charge: a NULL-bound call beside a histogram, quantile or distinct count
+	# (one state key per level), NULL-bound calls of different values or given bounds, the same
+	# with a NULL bind parameter beside a histogram, and a given bound dp_variance cannot bin.
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_sum(v, NULL, NULL, 1e6), dp_histogram(x, 0, 100, 4, 1e6) FROM measures',
+		'0A000', 'a NULL-bound dp_sum beside dp_histogram');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_count_distinct(v, 1e6), dp_variance(x, NULL, 100, 1e6) FROM measures GROUP BY grp',
+		'0A000', 'a NULL-bound dp_variance beside dp_count_distinct');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_sum(v, NULL, NULL, 1e6), dp_mean(x, NULL, NULL, 1e6) FROM measures',
+		'0A000', 'NULL-bound calls of two values in one level');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_sum(v, NULL, NULL, 1e6), dp_mean(v, 0, NULL, 1e6) FROM measures',
+		'0A000', 'NULL-bound calls of one value with different given bounds');
+	refused_uncharged('analyst', 'coordinator',
+		'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE nb_histogram(float8) AS SELECT dp_sum(v, 0, $1, 1e6), dp_histogram(x, 0, 100, 4, 1e6) FROM measures; '
+		  . 'EXECUTE nb_histogram(NULL)',
+		'0A000', 'a NULL bind parameter beside dp_histogram (generic plan)');
+	refused_uncharged('analyst', 'coordinator',
+		'SELECT dp_variance(x, 1e-12, NULL, 1e6) FROM measures',
+		'22023', 'dp_variance with a given bound off the bins\' grid');
+	# Bounds as bind parameters of two values in one level: one bin key cannot serve both, so
+	# neither bins; given bounds work as before 0.14, a NULL is refused before any charge.
+	{
+		my $prepare = 'SET plan_cache_mode = force_generic_plan; '
+		  . 'PREPARE two_values(float8) AS SELECT dp_sum(v, 0, $1, 1e9), round(dp_mean(x, 0, $1, 1e9)::numeric, 6) FROM measures; ';
+		is(charged_once($prepare . 'EXECUTE two_values(500)', 2, 'bind parameter bounds of two values'),
+			$cluster->sql('coordinator',
+				q{SELECT (SELECT sum(least(greatest(v, 0), 500)) FROM measures_local WHERE v IS NOT NULL),
+				         (SELECT round(avg(least(greatest(x, 0), 500))::numeric, 6) FROM measures_local WHERE x <> 'NaN')}),
+			'bind parameter bounds of two values in one level: exact');
+		refused_uncharged('analyst', 'coordinator', $prepare . 'EXECUTE two_values(NULL)',
+			'0A000', 'a NULL bind parameter for calls of two values in one level');
+	}
+	# A bounded bind parameter beside dp_histogram still works (no bins then).
+	{
+		my $out = charged_once(
+			'SET plan_cache_mode = force_generic_plan; '
+			  . 'PREPARE b_histogram(float8) AS SELECT dp_sum(v, 0, $1, 1e9), dp_count(1e9) FROM measures; '
+			  . 'PREPARE c_histogram(float8) AS SELECT dp_sum(v, 0, $1, 1e9), dp_histogram(x, 0, 100, 4, 1e9) IS NOT NULL FROM measures; '
+			  . 'EXECUTE b_histogram(500); EXECUTE c_histogram(500)',
+			4, 'bounded bind parameters, with and without dp_histogram beside');
+		my $exact = $cluster->sql('coordinator',
+			'SELECT sum(least(greatest(v, 0), 500)), count(*) FROM measures_local');
+		my ($sum) = split /\|/, $exact;
+		is($out, "$exact\n$sum|t", 'bounded bind parameters: exact, with and without dp_histogram');
+	}
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -470,6 +470,29 @@ CREATE OR REPLACE FUNCTION pgdp.quantile_leaf(value float8, lower float8, upper 
 	}
 }
 {
+	# The same for the NULL-bound totals (0.14): a worker whose pgdp.binned_units sums to what no
+	# rows of the bin give, then whose pgdp.log_bin names no bin: refused (XX001), nothing released.
+	$cluster->sql('worker2', q{SET citus.enable_ddl_propagation = off;
+CREATE OR REPLACE FUNCTION pgdp.binned_units(value float8, lower float8, upper float8) RETURNS bigint
+  LANGUAGE sql IMMUTABLE AS 'SELECT 0::bigint';});
+	for my $call ('dp_sum(amount, NULL, NULL, 1e6)', 'dp_variance_ci(amount, 0, NULL, 1e6, 0.05)',
+		'dp_mean(price, NULL, NULL, 1e6)')
+	{
+		my ($rc, $stdout, $stderr, $charged) = attempt('analyst', "SELECT $call FROM sales");
+		ok($rc != 0 && $stderr =~ /XX001/ && $stdout eq '' && $charged =~ m{^[01]/0/},
+			"a worker's impossible bin sums for $call: refused (XX001), nothing released ($charged)")
+		  or diag($stderr);
+	}
+	$cluster->sql('worker2', q{SET citus.enable_ddl_propagation = off;
+CREATE OR REPLACE FUNCTION pgdp.log_bin(value float8, lower float8, upper float8) RETURNS int
+  LANGUAGE sql IMMUTABLE AS 'SELECT 193';});
+	my ($rc, $stdout, $stderr, $charged) =
+	  attempt('analyst', 'SELECT region, dp_mean(amount, NULL, NULL, 1e6) FROM sales GROUP BY region');
+	ok($rc != 0 && $stderr =~ /XX001/ && $stderr =~ /log bin/ && $stdout eq '' && $charged =~ m{^[01]/0/},
+		"a worker's log bin outside the bins: refused (XX001), nothing released ($charged)")
+	  or diag($stderr);
+}
+{
 	# Last: worker2 has no pgdp ledger afterwards, so only the coordinator's is counted.
 	$cluster->sql('worker2', q{SET citus.enable_ddl_propagation = off; DROP EXTENSION pgdp CASCADE;});
 	my $ledger = 'SELECT count(*) FROM pgdp.ledger';

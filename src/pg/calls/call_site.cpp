@@ -43,6 +43,7 @@ CallSite& call_site(FunctionCallInfo fcinfo, bool final_call) {
         site->plan = *call.plan;  // charged_call returns final calls only with their charged plan
         site->planned = true;
     }
+    site->kind = identity.kind;
     site->partial_totals = reads_partial_totals(aggref);
     site->squares = pgdp::reads_squares(identity.kind);
     if (site->squares && !pgdp::estimates_bounds(site->parameters.privacy)) {

@@ -23,8 +23,9 @@ namespace pgdp::pg {
 // freed with fn_mcxt.
 struct CallSite {
     Parameters parameters;  // as charged (release_execution.hpp): never evaluated again
-    bool partial_totals;    // a distributed call: adds workers' totals (plan_marks.hpp reads_partial_totals)
-    bool squares;           // dp_variance, dp_stddev: also totals the centred squares, in these units
+    AggregateKind kind;
+    bool partial_totals;  // a distributed call: adds workers' totals (plan_marks.hpp reads_partial_totals)
+    bool squares;         // dp_variance, dp_stddev: also totals the centred squares, in these units
     pgdp::CentredSquareUnits square_units;
     bool planned;  // final functions: `plan` is the release plan charged for the call
     pgdp::AggregatePlan plan;

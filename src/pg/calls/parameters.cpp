@@ -119,8 +119,8 @@ double float8_parameter(Aggref* aggref, int index, const char* name, const Argum
 // NULL bounds are estimated in the release (core/estimated_bounds_release.hpp) by dp_sum, dp_mean,
 // dp_variance, dp_stddev and their *_ci forms (0.13: the dp_release reports the bounds used), and
 // the quantiles take them without an estimate (a log-linear leaf map), over local rows and (0.14)
-// over Citus tables (distributes_null_bounds); every other call with a NULL bound is refused here,
-// before the charge.
+// over Citus tables (distributes_null_bounds; the former's workers binning the rows,
+// reads_partial_bins); every other call with a NULL bound is refused here, before the charge.
 void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const AggregateIdentity& identity,
                                               bool lower_null) {
     const char* name = lower_null ? "lower" : "upper";
@@ -132,7 +132,21 @@ void refuse_estimated_bounds_unless_supported(const Aggref* aggref, const Aggreg
                                   identity.name),
                         errhint("Pass a number for %s.", name)));
     }
-    if (reads_partial_totals(aggref) && !pgdp::distributes_null_bounds(identity.kind)) {
+    // A distributed dp_sum, dp_mean, dp_variance or dp_stddev whose workers bin the rows (0.14)
+    // estimates as on one node; one without bins (its level groups by another state key) cannot.
+    if (reads_partial_totals(aggref) && pgdp::reads_bounded_value(identity.kind) &&
+        !reads_partial_bins(aggref)) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("%s over distributed tables cannot estimate its bounds here: %s is NULL", identity.name,
+                    name),
+             errdetail("Its query level groups the workers' rows by a histogram, quantile or distinct-count "
+                       "key, so they do not bin the rows for the estimate."),
+             errhint("Release the call with NULL bounds in its own query.")));
+    }
+    if (reads_partial_totals(aggref) && !reads_partial_bins(aggref) &&
+        !pgdp::distributes_null_bounds(identity.kind)) {
         ereport(
             ERROR,
             (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -204,11 +218,26 @@ void refuse_raising_float_value(const Aggref* aggref, const AggregateIdentity& i
 
 }  // namespace
 
+int partial_argument_count(AggregateKind kind) {
+    // The units' total and the rows (a state key and its rows); dp_sum, dp_mean: then the log bin
+    // and its units' total (0.14); dp_variance, dp_stddev: the centred squares' total after the
+    // rows, and the bin's squares last.
+    if (!pgdp::reads_bounded_value(kind)) return 2;
+    return pgdp::reads_squares(kind) ? 6 : 4;
+}
+
 int written_argument_count(const Aggref* aggref) {
     if (!reads_partial_totals(aggref)) return list_length(aggref->args);
-    // The units' total and the rows; dp_variance and dp_stddev also the centred squares' total.
-    return list_length(aggref->args) -
-           (pgdp::reads_squares(identify_aggregate(aggref->aggfnoid).kind) ? 3 : 2);
+    return list_length(aggref->args) - partial_argument_count(identify_aggregate(aggref->aggfnoid).kind);
+}
+
+bool reads_partial_bins(const Aggref* aggref) {
+    const AggregateKind kind = identify_aggregate(aggref->aggfnoid).kind;
+    if (!reads_partial_totals(aggref) || !pgdp::reads_bounded_value(kind)) return false;
+    // The bin key's argument: a partials column, or a NULL constant in a call without bins.
+    const int key = list_length(aggref->args) - (pgdp::reads_squares(kind) ? 3 : 2);
+    const Node* argument = (Node*)list_nth_node(TargetEntry, aggref->args, key)->expr;
+    return !IsA(argument, Const);
 }
 
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {

@@ -46,6 +46,11 @@ void refuse_parameters_over_rows(const Aggref* aggref);
 // The arguments the call was written with (without the partial totals the distributed rewrite
 // appends: plan_marks.hpp reads_partial_totals).
 int written_argument_count(const Aggref* aggref);
+// How many arguments the distributed rewrite appends to a call of the kind (see parameters.cpp).
+int partial_argument_count(AggregateKind kind);
+// True for a distributed dp_sum, dp_mean, dp_variance or dp_stddev whose partials are grouped by
+// the rows' log bins (its bin arguments are partials columns, not NULL constants).
+bool reads_partial_bins(const Aggref* aggref);
 
 bool is_integer_type(Oid type);
 // The value types the aggregates read: the integer types, real, double precision and numeric.

@@ -128,6 +128,9 @@ struct LevelRewrite {
     // state_key_call), nullptr until a call needs one, and its partials column.
     Expr* state_key;
     Var* state_key_column;
+    // The log-bin key of the level's dp_sum, dp_mean, dp_variance and dp_stddev calls that bin
+    // their rows (choose_bin_key), nullptr if none does.
+    Expr* bin_key;
 };
 
 Var* partials_column(LevelRewrite& rewrite, Expr* expression, const char* name) {
@@ -189,6 +192,31 @@ Expr* state_key_of(const Aggref* call, const AggregateIdentity& identity, pgdp::
                                list_make3(value, lower, upper), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 }
 
+// The partials' one state key (none before): a partials column and one more grouping key of the
+// partials query.
+void group_by_state_key(LevelRewrite& rewrite, Expr* key) {
+    Index reference = 0;
+    ListCell* cell;
+    foreach (cell, rewrite.level->targetList)
+        reference = Max(reference, lfirst_node(TargetEntry, cell)->ressortgroupref);
+    ++reference;
+    rewrite.state_key_column = partials_column(rewrite, key, "state_key");
+    llast_node(TargetEntry, rewrite.partials->targetList)->ressortgroupref = reference;
+    const Oid type = exprType((Node*)key);
+    Oid sort = InvalidOid;
+    Oid equality = InvalidOid;
+    bool hashable = false;
+    get_sort_group_operators(type, true, true, false, &sort, &equality, nullptr, &hashable);
+    auto* clause = makeNode(SortGroupClause);
+    clause->tleSortGroupRef = reference;
+    clause->eqop = equality;
+    clause->sortop = sort;
+    clause->nulls_first = false;
+    clause->hashable = hashable;
+    rewrite.partials->groupClause = lappend(rewrite.partials->groupClause, clause);
+    rewrite.state_key = key;
+}
+
 // A histogram, quantile or distinct-count call: the partials also group by its state key and
 // count the call's rows per key (count(key): a NULL key, a NULL or, for quantiles, NaN value, is
 // no row; the call's FILTER on the count, so a key of filtered rows only counts 0). The call adds
@@ -198,26 +226,7 @@ Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const Aggregat
                        pgdp::DistributedForm form) {
     Expr* key = state_key_of(call, identity, form);
     if (rewrite.state_key == nullptr) {
-        Index reference = 0;
-        ListCell* cell;
-        foreach (cell, rewrite.level->targetList)
-            reference = Max(reference, lfirst_node(TargetEntry, cell)->ressortgroupref);
-        ++reference;
-        rewrite.state_key_column = partials_column(rewrite, key, "state_key");
-        llast_node(TargetEntry, rewrite.partials->targetList)->ressortgroupref = reference;
-        const Oid type = exprType((Node*)key);
-        Oid sort = InvalidOid;
-        Oid equality = InvalidOid;
-        bool hashable = false;
-        get_sort_group_operators(type, true, true, false, &sort, &equality, nullptr, &hashable);
-        auto* clause = makeNode(SortGroupClause);
-        clause->tleSortGroupRef = reference;
-        clause->eqop = equality;
-        clause->sortop = sort;
-        clause->nulls_first = false;
-        clause->hashable = hashable;
-        rewrite.partials->groupClause = lappend(rewrite.partials->groupClause, clause);
-        rewrite.state_key = key;
+        group_by_state_key(rewrite, key);
     } else if (!equal(rewrite.state_key, key)) {
         refuse_distributed_release(
             "two histograms, quantile trees or distinct counts of different values or parameters in one "
@@ -249,6 +258,109 @@ Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const Aggregat
     return rewritten;
 }
 
+// Whether a bound is known at planning: a non-NULL constant (after folding casts), NULL, or a
+// bind parameter (or another expression) whose value the execution gives.
+enum class BoundKnown { Given, Null, Parameter };
+BoundKnown bound_known(Expr* bound) {
+    Node* folded = eval_const_expressions(nullptr, (Node*)copyObjectImpl(bound));
+    if (IsA(folded, Const))
+        return castNode(Const, folded)->constisnull ? BoundKnown::Null : BoundKnown::Given;
+    return BoundKnown::Parameter;
+}
+
+// A dp_sum, dp_mean, dp_variance or dp_stddev call's value as the workers' functions read it:
+// numeric as numeric, every other value type through its implicit (exact; for bigint the
+// transition's own rounding) cast to float8. nullptr for other types (refused later).
+Node* value_as_number(const Aggref* call) {
+    Expr* value = linitial_node(TargetEntry, call->args)->expr;
+    const Oid value_type = exprType((Node*)value);
+    if (!is_value_type(value_type)) return nullptr;
+    const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
+    return coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
+                                 COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
+}
+
+// pgdp.log_bin(value, lower, upper): the row's log bin (core binned_units, the single-node map), a
+// public deterministic function of one row's value and the call's bounds.
+Expr* log_bin_key(const Aggref* call, Node* as_number) {
+    const Oid types[3] = {exprType(as_number), FLOAT8OID, FLOAT8OID};
+    return (Expr*)makeFuncExpr(
+        pgdp_extension_function("log_bin", 3, types, "0.14"), INT4OID,
+        list_make3(copyObjectImpl(as_number), copyObjectImpl(lsecond_node(TargetEntry, call->args)->expr),
+                   copyObjectImpl(lthird_node(TargetEntry, call->args)->expr)),
+        InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+}
+
+// What a level's calls need of the state key: whether a histogram, quantile or distinct count
+// groups by its own, and the log-bin keys of the calls with a NULL bound and of those with a bound
+// that is a bind parameter (and none NULL).
+struct BinKeys {
+    bool keyed_statistic;
+    List* null_bound_keys;
+    List* parameter_keys;
+};
+
+bool collect_bin_keys(Node* node, void* context) {
+    if (node == nullptr) return false;
+    auto& keys = *static_cast<BinKeys*>(context);
+    if (IsA(node, Aggref) && castNode(Aggref, node)->agglevelsup == 0) {
+        const auto* call = castNode(Aggref, node);
+        const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
+        if (identity.is_pgdp && pgdp::groups_by_state_key(pgdp::distributed_form(identity.kind)))
+            keys.keyed_statistic = true;
+        if (identity.is_pgdp && pgdp::reads_bounded_value(identity.kind) && !reads_partial_totals(call) &&
+            list_length(call->args) >= 3) {
+            const BoundKnown lower = bound_known(lsecond_node(TargetEntry, call->args)->expr);
+            const BoundKnown upper = bound_known(lthird_node(TargetEntry, call->args)->expr);
+            Node* as_number = value_as_number(call);
+            if (as_number != nullptr && (lower == BoundKnown::Null || upper == BoundKnown::Null)) {
+                keys.null_bound_keys = lappend(keys.null_bound_keys, log_bin_key(call, as_number));
+            } else if (as_number != nullptr &&
+                       (lower == BoundKnown::Parameter || upper == BoundKnown::Parameter)) {
+                keys.parameter_keys = lappend(keys.parameter_keys, log_bin_key(call, as_number));
+            }
+        }
+        return false;  // arguments hold no calls of this level
+    }
+    if (IsA(node, Query)) return false;  // subqueries are refused or rewritten on their own
+    return expression_tree_walker(node, walker_cast(collect_bin_keys), context);
+}
+
+bool all_equal(List* keys) {
+    ListCell* cell;
+    foreach (cell, keys) {
+        if (!equal(lfirst(cell), linitial(keys))) return false;
+    }
+    return true;
+}
+
+// The level's one log-bin key, before any call is rewritten (so no order of calls matters). Calls
+// with a NULL bound must bin: all of one value and bounds, and no other state key in the level
+// (refused before any charge otherwise). A call whose bound is a bind parameter bins when its key
+// is the level's, or when all such calls share one and no other key is there; otherwise it keeps
+// the bounded totals only, and a NULL for it is refused when the parameters are read.
+Expr* choose_bin_key(Query* level) {
+    BinKeys keys{false, NIL, NIL};
+    (void)collect_bin_keys((Node*)level->targetList, &keys);
+    (void)collect_bin_keys(level->havingQual, &keys);
+    if (keys.null_bound_keys != NIL) {
+        if (keys.keyed_statistic) {
+            refuse_distributed_release(
+                "NULL bounds beside a histogram, quantile tree or distinct count in one level",
+                "Release the call with NULL bounds in its own query.");
+        }
+        if (!all_equal(keys.null_bound_keys)) {
+            refuse_distributed_release(
+                "NULL bounds in calls of different values or given bounds in one level",
+                "Release each in its own query (calls of the same value and bounds may share a level).");
+        }
+        return static_cast<Expr*>(linitial(keys.null_bound_keys));
+    }
+    if (keys.parameter_keys != NIL && !keys.keyed_statistic && all_equal(keys.parameter_keys))
+        return static_cast<Expr*>(linitial(keys.parameter_keys));
+    return nullptr;
+}
+
 // One pgdp call of the level: its exact totals become partials columns, and the call adds them.
 Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
@@ -270,6 +382,9 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     Expr* units_total = nullptr;
     Expr* squares_total = nullptr;  // dp_variance, dp_stddev
     Expr* rows = nullptr;
+    Expr* bin_units_total = nullptr;    // with the rows' log bins (0.14)
+    Expr* bin_squares_total = nullptr;  // and dp_variance, dp_stddev
+    bool binned = false;
     const bool has_value = pgdp::reads_bounded_value(identity.kind);
     if (has_value) {
         TargetEntry* value_entry = linitial_node(TargetEntry, rewritten->args);
@@ -279,28 +394,61 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
             refuse_distributed_release("a value of this type", "Pass an integer, real or numeric value.");
         Expr* lower = lsecond_node(TargetEntry, call->args)->expr;
         Expr* upper = lthird_node(TargetEntry, call->args)->expr;
-        const Oid numeric_value = value_type == NUMERICOID ? NUMERICOID : FLOAT8OID;
-        Node* as_number =
-            coerce_to_target_type(nullptr, (Node*)copyObjectImpl(value), value_type, numeric_value, -1,
-                                  COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
+        const bool null_bound =
+            bound_known(lower) == BoundKnown::Null || bound_known(upper) == BoundKnown::Null;
+        Node* as_number = value_as_number(call);
+        const Oid numeric_value = exprType(as_number);
+        Expr* key = rewrite.bin_key != nullptr ? log_bin_key(call, as_number) : nullptr;
+        // choose_bin_key refused the level unless every call with a NULL bound has its key.
+        binned = key != nullptr && equal(key, rewrite.bin_key);
+        if (null_bound && !binned) refuse_distributed_release("NULL bounds here", "Report this query.");
         const Oid types[3] = {numeric_value, FLOAT8OID, FLOAT8OID};
-        Expr* units = (Expr*)makeFuncExpr(pgdp_extension_function("clamped_units", 3, types, "0.8"), INT8OID,
-                                          list_make3(as_number, copyObjectImpl(lower), copyObjectImpl(upper)),
-                                          InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-        units_total = (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
-        if (pgdp::reads_squares(identity.kind)) {
-            Expr* squares = (Expr*)makeFuncExpr(
-                pgdp_extension_function("centred_squares", 3, types, "0.11"), INT8OID,
+        if (!null_bound) {
+            Expr* units = (Expr*)makeFuncExpr(
+                pgdp_extension_function("clamped_units", 3, types, "0.8"), INT8OID,
                 list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
                 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-            squares_total =
-                (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, squares, (Expr*)copyObjectImpl(filter));
+            units_total =
+                (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, units, (Expr*)copyObjectImpl(filter));
+            if (pgdp::reads_squares(identity.kind)) {
+                Expr* squares = (Expr*)makeFuncExpr(
+                    pgdp_extension_function("centred_squares", 3, types, "0.11"), INT8OID,
+                    list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
+                    InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+                squares_total =
+                    (Expr*)builtin_aggregate(F_SUM_INT8, NUMERICOID, squares, (Expr*)copyObjectImpl(filter));
+            }
+            // Integers are never NaN: count them directly (NaN values count as no row, as in the
+            // single-node transition, through the units being NULL).
+            Expr* counted =
+                is_integer_type(value_type) ? (Expr*)copyObjectImpl(value) : (Expr*)copyObjectImpl(units);
+            rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, counted, (Expr*)copyObjectImpl(filter));
         }
-        // Integers are never NaN: count them directly (NaN values count as no row, as in the
-        // single-node transition, through the units being NULL).
-        Expr* counted =
-            is_integer_type(value_type) ? (Expr*)copyObjectImpl(value) : (Expr*)copyObjectImpl(units);
-        rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, counted, (Expr*)copyObjectImpl(filter));
+        if (binned) {
+            // The row's log bin and exact units in it (core binned_units, the single-node map). One
+            // bin key a level (choose_bin_key), shared by calls of the same value and bounds.
+            if (rewrite.state_key == nullptr) group_by_state_key(rewrite, key);
+            Expr* bin_units = (Expr*)makeFuncExpr(
+                pgdp_extension_function("binned_units", 3, types, "0.14"), INT8OID,
+                list_make3(copyObjectImpl(as_number), copyObjectImpl(lower), copyObjectImpl(upper)),
+                InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+            bin_units_total = (Expr*)builtin_aggregate(
+                F_SUM_INT8, NUMERICOID, (Expr*)copyObjectImpl(bin_units), (Expr*)copyObjectImpl(filter));
+            if (pgdp::reads_squares(identity.kind)) {
+                // Squares of up to 2^53 units: numeric, exact.
+                Expr* as_numeric = (Expr*)makeFuncExpr(F_NUMERIC_INT8, NUMERICOID, list_make1(bin_units),
+                                                       InvalidOid, InvalidOid, COERCE_EXPLICIT_CAST);
+                Expr* square = (Expr*)makeFuncExpr(F_NUMERIC_MUL, NUMERICOID,
+                                                   list_make2(as_numeric, copyObjectImpl(as_numeric)),
+                                                   InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+                bin_squares_total = (Expr*)builtin_aggregate(F_SUM_NUMERIC, NUMERICOID, square,
+                                                             (Expr*)copyObjectImpl(filter));
+            }
+            // The rows of the bin: NULL and NaN values have none (and count as no row with given
+            // bounds either).
+            rows = (Expr*)builtin_aggregate(F_COUNT_ANY, INT8OID, (Expr*)copyObjectImpl(rewrite.state_key),
+                                            (Expr*)copyObjectImpl(filter));
+        }
         // The value is not read any more: a NULL of its type keeps the call's types.
         value_entry->expr =
             (Expr*)makeNullConst(value_type, exprTypmod((Node*)value), exprCollation((Node*)value));
@@ -309,22 +457,31 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
     }
     const int index = list_length(rewrite.columns) + 1;
     char name[32];
-    snprintf(name, sizeof(name), "units_%d", index);
-    Expr* units_argument = units_total != nullptr ? (Expr*)partials_column(rewrite, units_total, name)
-                                                  : (Expr*)makeNullConst(NUMERICOID, -1, InvalidOid);
-    snprintf(name, sizeof(name), "rows_%d", index);
-    Expr* rows_argument = (Expr*)partials_column(rewrite, rows, name);
-    const int nargs = list_length(rewritten->args);
-    rewritten->args = lappend(rewritten->args, makeTargetEntry(units_argument, nargs + 1, nullptr, false));
-    rewritten->args = lappend(rewritten->args, makeTargetEntry(rows_argument, nargs + 2, nullptr, false));
-    rewritten->aggargtypes = lappend_oid(lappend_oid(list_copy(rewritten->aggargtypes), NUMERICOID), INT8OID);
-    if (squares_total != nullptr) {
-        // The centred squares' total last (aggregates.cpp add_partial_totals reads it there).
-        snprintf(name, sizeof(name), "squares_%d", index);
-        Expr* squares_argument = (Expr*)partials_column(rewrite, squares_total, name);
-        rewritten->args =
-            lappend(rewritten->args, makeTargetEntry(squares_argument, nargs + 3, nullptr, false));
-        rewritten->aggargtypes = lappend_oid(rewritten->aggargtypes, NUMERICOID);
+    const auto column_or_null = [&](Expr* total, const char* prefix, Oid type) -> Expr* {
+        if (total == nullptr) return (Expr*)makeNullConst(type, -1, InvalidOid);
+        snprintf(name, sizeof(name), "%s_%d", prefix, index);
+        return (Expr*)partials_column(rewrite, total, name);
+    };
+    // The appended arguments (parameters.hpp partial_argument_count): units, rows, [squares],
+    // then for the bounded values bin, bin units, [bin squares] (NULL constants without bins).
+    List* appended =
+        list_make2(column_or_null(units_total, "units", NUMERICOID), column_or_null(rows, "rows", INT8OID));
+    if (pgdp::reads_squares(identity.kind))
+        appended = lappend(appended, column_or_null(squares_total, "squares", NUMERICOID));
+    if (has_value) {
+        appended = lappend(appended, binned ? copyObjectImpl(rewrite.state_key_column)
+                                            : (Expr*)makeNullConst(INT4OID, -1, InvalidOid));
+        appended = lappend(appended, column_or_null(bin_units_total, "bin_units", NUMERICOID));
+        if (pgdp::reads_squares(identity.kind))
+            appended = lappend(appended, column_or_null(bin_squares_total, "bin_squares", NUMERICOID));
+    }
+    rewritten->aggargtypes = list_copy(rewritten->aggargtypes);
+    ListCell* cell;
+    foreach (cell, appended) {
+        Expr* argument = static_cast<Expr*>(lfirst(cell));
+        rewritten->args = lappend(
+            rewritten->args, makeTargetEntry(argument, list_length(rewritten->args) + 1, nullptr, false));
+        rewritten->aggargtypes = lappend_oid(rewritten->aggargtypes, exprType((Node*)argument));
     }
     rewritten->location = call_location(groups_per_unit_of(call), true);
     return rewritten;
@@ -414,7 +571,9 @@ void refuse_protected(Query* level, const ProtectionCatalog& protections) {
 void rewrite_level(Query* level, const ProtectionCatalog& protections) {
     check_level_shape(level);
     refuse_protected(level, protections);
-    LevelRewrite rewrite{level, static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr};
+    LevelRewrite rewrite{level,  static_cast<Query*>(copyObjectImpl(level)), NIL, NIL, NIL, nullptr, nullptr,
+                         nullptr};
+    rewrite.bin_key = choose_bin_key(level);
     Query* partials = rewrite.partials;
     partials->targetList = NIL;
     partials->havingQual = nullptr;

@@ -26,6 +26,7 @@ extern "C" {
 #include <limits>
 #include <type_traits>
 
+#include "core/binned_squares.hpp"
 #include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/estimated_bounds_release.hpp"
@@ -147,13 +148,14 @@ EstimatedSquaresState& estimated_squares(ClampedState* state) {
 }
 
 // A row of a call with an estimated bound: clamped to the given side, then binned.
+// (core binned_units: the map the Citus workers' pgdp.log_bin and pgdp.binned_units apply too.)
 void add_estimated_row(ClampedState* state, double value, const pgdp::AggregateParameters& p) {
-    if (!p.estimate_lower) value = std::fmax(value, p.lower);
-    if (!p.estimate_upper) value = std::fmin(value, p.upper);
+    const pgdp::BinnedUnits row = pgdp::binned_units(value, p.estimate_lower ? -HUGE_VAL : p.lower,
+                                                     p.estimate_upper ? HUGE_VAL : p.upper);
     if (layout_of(state) == EstimatedLayout::Squares) {
-        pgdp::add_binned_square_value(estimated_squares(state).binned, value);
+        pgdp::add_binned_square_row(estimated_squares(state).binned, row);
     } else {
-        pgdp::add_binned_value(estimated(state).sums, value);
+        pgdp::add_binned_row(estimated(state).sums, row);
     }
     state->rows += 1;
 }
@@ -211,14 +213,63 @@ __int128 integer_numeric(Numeric number) {
     return negative ? -value : value;
 }
 
+// A numeric holding a non-negative integer below 2^192 (the workers' sum of squared bin units).
+pgdp::SplitUint192 unsigned_numeric(Numeric number) {
+    if (numeric_is_nan(number) || numeric_is_inf(number)) refuse_partial_totals("not a finite number");
+    const char* text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(number)));
+    pgdp::SplitUint192 value{};
+    if (!pgdp::parse_decimal_u192(text, value)) refuse_partial_totals("a sum of squares out of range");
+    return value;
+}
+
+// A distributed call with an estimated bound, whose partials are grouped by log bin (0.14): one
+// (group, bin) row's rows, bin and exact totals, added to the bin state exactly as a deserialized
+// bin is validated (core add_partial_bin, add_partial_bin_squares: XX001, the state unchanged, for
+// totals no rows of the bin give). A NULL bin is the rows of NULL or NaN values only: none.
+Datum add_partial_bin_totals(FunctionCallInfo fcinfo, ClampedState* state, const CallSite& site, int first) {
+    const int rows_at = first + 1;
+    const int key_at = first + (site.squares ? 3 : 2);
+    const int64 rows = PG_ARGISNULL(rows_at) ? 0 : PG_GETARG_INT64(rows_at);
+    if (rows < 0) refuse_partial_totals("negative row count");
+    if (get_fn_expr_argtype(fcinfo->flinfo, key_at) != INT4OID)
+        refuse_partial_totals("a call with an estimated bound without the rows' log bins");
+    if (PG_ARGISNULL(key_at)) {
+        if (rows != 0) refuse_partial_totals("rows without a log bin");
+        PG_RETURN_POINTER(state);
+    }
+    const int32 bin = PG_GETARG_INT32(key_at);
+    if (bin < 0 || bin >= static_cast<int32>(pgdp::kLogBinCount))
+        refuse_partial_totals("a log bin out of range");
+    const __int128 sum = PG_ARGISNULL(key_at + 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(key_at + 1));
+    if (site.squares) {
+        if (layout_of(state) != EstimatedLayout::Squares)
+            refuse_partial_totals("a variance state without its sums of squares");
+        const pgdp::SplitUint192 squares =
+            PG_ARGISNULL(key_at + 2) ? pgdp::SplitUint192{} : unsigned_numeric(PG_GETARG_NUMERIC(key_at + 2));
+        PGDP_GUARDED(pgdp::add_partial_bin_squares(estimated_squares(state).binned,
+                                                   static_cast<std::size_t>(bin), rows, sum, squares));
+    } else {
+        if (layout_of(state) != EstimatedLayout::Sums)
+            refuse_partial_totals("a sum state of the wrong layout");
+        PGDP_GUARDED(pgdp::add_partial_bin(estimated(state).sums, static_cast<std::size_t>(bin), rows, sum));
+    }
+    state->rows += rows;
+    PG_RETURN_POINTER(state);
+}
+
 // A distributed call (plan_marks.hpp reads_partial_totals): its last arguments are one group's
-// exact totals from the workers, sum(clamped_units) (numeric; NULL for no rows or dp_count), the
-// rows counted and, for dp_variance and dp_stddev, sum(centred_squares) (numeric; NULL for no
-// rows). A total no row set within [lower, upper] can give is refused, so the release's
-// sensitivity holds whatever a worker computed.
+// exact totals from the workers (parameters.hpp partial_argument_count), sum(clamped_units)
+// (numeric; NULL for no rows or dp_count), the rows counted, for dp_variance and dp_stddev
+// sum(centred_squares) (numeric; NULL for no rows), then for dp_sum, dp_mean, dp_variance and
+// dp_stddev the row's log bin, sum(binned_units) and the sum of their squares (NULL constants
+// unless the bounds may be estimated). A total no row set within [lower, upper] can give is
+// refused, so the release's sensitivity holds whatever a worker computed. With bins, a group's
+// totals come in several rows (one per bin), each checked and added.
 Datum add_partial_totals(FunctionCallInfo fcinfo, ClampedState* state, const CallSite& site) {
     const pgdp::AggregateParameters& p = site.parameters.privacy;
-    const int last = PG_NARGS() - (site.squares ? 2 : 1);
+    const int first = PG_NARGS() - pgdp::pg::partial_argument_count(site.kind);
+    if (pgdp::estimates_bounds(p)) return add_partial_bin_totals(fcinfo, state, site, first);
+    const int last = first + 1;  // the rows
     const int64 rows = PG_ARGISNULL(last) ? 0 : PG_GETARG_INT64(last);
     if (rows < 0) refuse_partial_totals("negative row count");
     __int128 total = PG_ARGISNULL(last - 1) ? 0 : integer_numeric(PG_GETARG_NUMERIC(last - 1));

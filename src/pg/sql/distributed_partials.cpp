@@ -8,6 +8,10 @@
 //   histogram_bin) and leaf (core/quantile_tree.hpp quantile_row_leaf, NULL for NaN; 0.14: a NULL
 //   bound the log-linear map), which the partials group by and count (dp_count_distinct groups by
 //   the type's own hash function);
+// - pgdp.log_bin(value, lower, upper) and pgdp.binned_units(value, lower, upper), on the workers
+//   for dp_sum, dp_mean, dp_variance and dp_stddev with a NULL bound (0.14): one row's log bin and
+//   exact units in it (core/binned_sums.hpp binned_units, the single-node transition's map; a NULL
+//   bound is a side not clamped), which the partials group by, count and sum;
 // - pgdp.distributed_partials(query), on the coordinator: runs the partials query that a charged
 //   execution planned (partials.hpp charged_partials_plan) and returns its exact totals to
 //   that execution's pgdp calls, and to nothing else.
@@ -31,6 +35,7 @@ extern "C" {
 #include <limits>
 
 #include "core/aggregate_release.hpp"
+#include "core/binned_sums.hpp"
 #include "core/centred_squares.hpp"
 #include "core/clamped_sum.hpp"
 #include "core/histogram_release.hpp"
@@ -91,6 +96,28 @@ Datum row_units(FunctionCallInfo fcinfo, bool numeric, bool square) {
     const UnitsCache& cache = units_for(fcinfo, square);
     const int64 units = pgdp::clamped_units(value, cache.lower, cache.upper, cache.unit_exponent);
     PG_RETURN_INT64(square ? pgdp::centred_square(units, cache.squares) : units);
+}
+
+// One row's value for pgdp.log_bin and pgdp.binned_units, as the single-node transition reads it
+// (numeric through float8 without overflow: a huge value becomes +-Infinity, then +-2^64); false
+// for NULL and NaN (no row). Integers and real arrive as float8 (the implicit casts are exact for
+// int2, int4 and real, and round int8 as the transition's static_cast does).
+bool binned_row(FunctionCallInfo fcinfo, bool numeric, pgdp::BinnedUnits* row) {
+    if (PG_ARGISNULL(0)) return false;
+    double value;
+    if (numeric) {
+        Numeric number = PG_GETARG_NUMERIC(0);
+        if (numeric_is_nan(number)) return false;
+        value = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(number)));
+    } else {
+        value = PG_GETARG_FLOAT8(0);
+        if (std::isnan(value)) return false;
+    }
+    // A NULL bound is estimated on the coordinator: that side is not clamped.
+    const double lower = PG_ARGISNULL(1) ? -HUGE_VAL : PG_GETARG_FLOAT8(1);
+    const double upper = PG_ARGISNULL(2) ? HUGE_VAL : PG_GETARG_FLOAT8(2);
+    *row = pgdp::binned_units(value, lower, upper);
+    return true;
 }
 
 // The validated histogram bounds and bins of a call site (arguments 1 to 3), computed when they
@@ -186,6 +213,10 @@ PG_FUNCTION_INFO_V1(pgdp_centred_squares_numeric);
 PG_FUNCTION_INFO_V1(pgdp_distributed_partials);
 PG_FUNCTION_INFO_V1(pgdp_histogram_bin);
 PG_FUNCTION_INFO_V1(pgdp_quantile_leaf);
+PG_FUNCTION_INFO_V1(pgdp_log_bin_float8);
+PG_FUNCTION_INFO_V1(pgdp_log_bin_numeric);
+PG_FUNCTION_INFO_V1(pgdp_binned_units_float8);
+PG_FUNCTION_INFO_V1(pgdp_binned_units_numeric);
 
 // round(clamp(value, lower, upper) / 2^e) with e from the bounds (pgdp.clamped_units), and its
 // centred square in the bounds' square units (pgdp.centred_squares, dp_variance and dp_stddev).
@@ -211,6 +242,29 @@ Datum pgdp_quantile_leaf(PG_FUNCTION_ARGS) {
     const double value = PG_GETARG_FLOAT8(0);
     if (std::isnan(value)) PG_RETURN_NULL();
     PG_RETURN_INT32(static_cast<int32>(pgdp::quantile_row_leaf(spec, value)));
+}
+
+// (value, lower, upper), a bound NULL when estimated: the log bin (0 to 192) of the value clamped to
+// the given bound(s) and +-2^64, and its exact units in that bin; NULL for NULL and NaN (no row).
+Datum pgdp_log_bin_float8(PG_FUNCTION_ARGS) {
+    pgdp::BinnedUnits row{};
+    if (!binned_row(fcinfo, false, &row)) PG_RETURN_NULL();
+    PG_RETURN_INT32(static_cast<int32>(row.bin));
+}
+Datum pgdp_log_bin_numeric(PG_FUNCTION_ARGS) {
+    pgdp::BinnedUnits row{};
+    if (!binned_row(fcinfo, true, &row)) PG_RETURN_NULL();
+    PG_RETURN_INT32(static_cast<int32>(row.bin));
+}
+Datum pgdp_binned_units_float8(PG_FUNCTION_ARGS) {
+    pgdp::BinnedUnits row{};
+    if (!binned_row(fcinfo, false, &row)) PG_RETURN_NULL();
+    PG_RETURN_INT64(row.units);
+}
+Datum pgdp_binned_units_numeric(PG_FUNCTION_ARGS) {
+    pgdp::BinnedUnits row{};
+    if (!binned_row(fcinfo, true, &row)) PG_RETURN_NULL();
+    PG_RETURN_INT64(row.units);
 }
 
 Datum pgdp_distributed_partials(PG_FUNCTION_ARGS) {
