@@ -983,6 +983,24 @@ GRANT SELECT ON measures, measures_local TO analyst;
 		         round(stddev_pop(least(greatest(v, {L2}), {U2}))::numeric, 6), {L2}, {U2}
 		  FROM measures_local WHERE grp = {KEY} AND v IS NOT NULL},
 		1e-6, L => 5, U => 6, L2 => 8, U2 => 9);
+	# Bounds left out (0.14): the planner rewrites dp_sum(v, epsilon) and dp_mean(v, epsilon, delta)
+	# into the NULL-bound calls, which share the bin key with the NULL-bound dp_sum_ci.
+	$check->(
+		'bounds omitted, whole table, int',
+		q{SELECT s, m, (r).value, (r).lower_bound, (r).upper_bound
+		  FROM (SELECT dp_sum(v, 1e9), dp_mean(v, 1e9, 1e-6), dp_sum_ci(v, NULL, NULL, 1e9, 0.05)
+		        FROM TABLE) x(s, m, r)},
+		3,
+		q{SELECT sum(c), avg(c), sum(c), {L}, {U} FROM (SELECT least(greatest(v, {L}), {U}) AS c FROM measures_local WHERE v IS NOT NULL) q},
+		1e-6, L => 3, U => 4);
+	# ... and dp_median(x, epsilon) into the NULL-bound median (the log-linear leaves): within
+	# 2^-8 of percentile_disc.
+	$check->(
+		'bounds omitted, dp_median grouped by another column, float8',
+		q{SELECT grp, dp_median(x, 1e9) FROM TABLE GROUP BY grp ORDER BY grp},
+		1,
+		q{SELECT {KEY}, percentile_disc(0.5) WITHIN GROUP (ORDER BY x) FROM measures_local WHERE grp = {KEY} AND x <> 'NaN'},
+		1.0 / 256);
 	# One bound given (the rows clamped to it, the other estimated), numeric and real values.
 	$check->(
 		'one bound given, numeric',
