@@ -87,7 +87,8 @@ FROM ob_sales;
 
 -- A view keeps the call as written; it runs as the NULL-bound form.
 CREATE VIEW ob.ob_view AS SELECT g, dp_sum(v, 1e9) AS s FROM ob_sales GROUP BY g;
-SELECT pg_get_viewdef('ob.ob_view') AS stored_as_written;
+-- (PostgreSQL 16 and later leave out the table name of a one-table view's columns.)
+SELECT pg_get_viewdef('ob.ob_view') LIKE '%dp_sum(%v, (''1000000000''::numeric)::double precision) AS s%' AS stored_as_written;
 SELECT v.g, abs(v.s - t.s) < 1 AS view_sum
 FROM ob.ob_view v JOIN (SELECT g, sum(v) AS s FROM ob_sales GROUP BY g) t USING (g) ORDER BY g;
 -- EXPLAIN shows the rewritten call.
