@@ -205,10 +205,17 @@ void refuse_raising_float_value(const Aggref* aggref, const AggregateIdentity& i
 }  // namespace
 
 int written_argument_count(const Aggref* aggref) {
-    if (!reads_partial_totals(aggref)) return list_length(aggref->args);
+    // An ORDER BY inside the call appends its keys to args as resjunk entries after the arguments:
+    // they are no arguments (red team round 20: dp_sum(v, 0, 10, 1 ORDER BY 0.5) was charged and
+    // released with delta 0.5, a key read as the delta; ORDER BY a column refused as a varying delta).
+    int written = 0;
+    ListCell* cell;
+    foreach (cell, aggref->args) {
+        if (!lfirst_node(TargetEntry, cell)->resjunk) ++written;
+    }
+    if (!reads_partial_totals(aggref)) return written;
     // The units' total and the rows; dp_variance and dp_stddev also the centred squares' total.
-    return list_length(aggref->args) -
-           (pgdp::reads_squares(identify_aggregate(aggref->aggfnoid).kind) ? 3 : 2);
+    return written - (pgdp::reads_squares(identify_aggregate(aggref->aggfnoid).kind) ? 3 : 2);
 }
 
 Aggref* partial_origin(const Plan* agg_plan, Aggref* aggref) {
