@@ -227,8 +227,16 @@ int partial_argument_count(AggregateKind kind) {
 }
 
 int written_argument_count(const Aggref* aggref) {
-    if (!reads_partial_totals(aggref)) return list_length(aggref->args);
-    return list_length(aggref->args) - partial_argument_count(identify_aggregate(aggref->aggfnoid).kind);
+    // An ORDER BY inside the call appends its keys to args as resjunk entries after the arguments:
+    // they are no arguments (red team round 20: dp_sum(v, 0, 10, 1 ORDER BY 0.5) was charged and
+    // released with delta 0.5, a key read as the delta; ORDER BY a column refused as a varying delta).
+    int written = 0;
+    ListCell* cell;
+    foreach (cell, aggref->args) {
+        if (!lfirst_node(TargetEntry, cell)->resjunk) ++written;
+    }
+    if (!reads_partial_totals(aggref)) return written;
+    return written - partial_argument_count(identify_aggregate(aggref->aggfnoid).kind);
 }
 
 bool reads_partial_bins(const Aggref* aggref) {
