@@ -86,7 +86,11 @@ BEGIN;
 DECLARE r20_cursor CURSOR FOR SELECT abs(dp_stddev(v, 1e9) - stddev_pop(v)) < 1e-6 AS cursor FROM r20_secret;
 FETCH ALL r20_cursor;
 COMMIT;
+-- (The plan's text differs by major, PostgreSQL 18 printing rows=1.00 and buffers: only that it
+-- runs, charged once like the others, is checked; an error would still show.)
+\o /dev/null
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT dp_sum(v, 1e9) FROM r20_secret;
+\o
 SET plan_cache_mode = force_generic_plan;
 PREPARE r20_generic(float8, float8) AS SELECT abs(dp_mean(v, $1, $2) - avg(v)) < 1e-6 AS generic FROM r20_secret;
 EXECUTE r20_generic(1e9, 1e-6);
