@@ -200,11 +200,11 @@ AggregatePlan plan_statistic(AggregateKind kind, const AggregateParameters& para
 AggregatePlan plan_aggregate_release(AggregateKind kind, const AggregateParameters& parameters) {
     try {
         return plan_statistic(kind, parameters);
-    } catch (const ArgumentError& error) {
+    } catch (const EpsilonFloorError& error) {
         // A release that splits its epsilon (the bounds stage's share, dp_mean's halves, the
         // variance's three parts, the quantile tree's levels) checks each part against the floor:
         // the message names the call's epsilon, not an internal part.
-        if (!is_epsilon_floor_error(error) || !(parameters.epsilon >= kMinEpsilonDelta)) throw;
+        if (!(parameters.epsilon >= kMinEpsilonDelta)) throw;
         throw ArgumentError("epsilon",
                             "epsilon " + shown(parameters.epsilon) +
                                 " is too small for this release: each of the parts it is split into "

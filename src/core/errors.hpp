@@ -23,6 +23,13 @@ private:
     std::string hint_;
 };
 
+// epsilon below the floor kMinEpsilonDelta (validate.hpp require_epsilon): a release that splits
+// its epsilon into parts rethrows it naming the call's epsilon (plan_aggregate_release).
+class EpsilonFloorError : public ArgumentError {
+public:
+    using ArgumentError::ArgumentError;
+};
+
 // Valid arguments whose result a float8 (or pgdp's exact samplers) cannot hold.
 class RangeError : public std::overflow_error {
 public:

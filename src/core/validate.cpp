@@ -44,15 +44,8 @@ void require_epsilon(double epsilon) {
                             "epsilon must be a finite number greater than 0, got " + shown(epsilon), hint);
     }
     if (below_floor(epsilon)) {
-        throw ArgumentError("epsilon", below_floor_message("epsilon", epsilon), hint);
+        throw EpsilonFloorError("epsilon", below_floor_message("epsilon", epsilon), hint);
     }
-}
-
-bool is_epsilon_floor_error(const ArgumentError& error) {
-    const std::string prefix = below_floor_message("epsilon", 0.0);
-    const std::size_t length = prefix.rfind(", got ");
-    return error.argument() == "epsilon" &&
-           std::string(error.what()).compare(0, length, prefix, 0, length) == 0;
 }
 
 void require_delta(double delta, double upper, const char* why) {

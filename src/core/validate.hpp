@@ -28,8 +28,7 @@ constexpr double kMinEpsilonDelta = 1e-300;
 
 // epsilon: finite and >= kMinEpsilonDelta.
 void require_epsilon(double epsilon);
-// True if error is require_epsilon's for a value below kMinEpsilonDelta.
-bool is_epsilon_floor_error(const ArgumentError& error);
+// (Below the floor it throws EpsilonFloorError.)
 // delta: in [kMinEpsilonDelta, upper); upper is 1 unless
 // a method needs less (e.g. 0.5).
 void require_delta(double delta, double upper = 1.0, const char* why = nullptr);
