@@ -2356,7 +2356,7 @@ BEGIN
     END IF;
     EXECUTE format('GRANT EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
                    'pgdp.raise_budget(regrole, numeric, numeric), pgdp.set_budget_period(regrole, interval), '
-                   'pgdp.protect(regclass, name, int, name, int), '
+                   'pgdp.protect(regclass, name, int, name, int), pgdp.set_planning_rows(regclass, bigint), '
                    'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass), '
                    'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole), '
                    'pgdp.set_refresh_policy(regclass, text, interval), pgdp.refresh(regclass), '
@@ -2373,7 +2373,7 @@ BEGIN
     END IF;
     EXECUTE format('REVOKE EXECUTE ON FUNCTION pgdp.set_budget(regrole, numeric, numeric, text, numeric, numeric, numeric, bigint), '
                    'pgdp.raise_budget(regrole, numeric, numeric), pgdp.set_budget_period(regrole, interval), '
-                   'pgdp.protect(regclass, name, int, name, int), '
+                   'pgdp.protect(regclass, name, int, name, int), pgdp.set_planning_rows(regclass, bigint), '
                    'pgdp.unprotect(regclass), pgdp.declare_public(regclass), pgdp.undeclare_public(regclass), '
                    'pgdp.grant_access(regclass, regrole), pgdp.revoke_access(regclass, regrole), '
                    'pgdp.set_refresh_policy(regclass, text, interval), pgdp.refresh(regclass), '
@@ -2416,7 +2416,10 @@ CREATE TABLE pgdp.protected_relations (
     privacy_unit_kind name,
     -- k (0.13): the rows one unit keeps per group for dp_histogram and the quantiles (distinct values
     -- for dp_count_distinct), unless the statement sets pgdp.rows_per_unit.
-    rows_per_unit int NOT NULL DEFAULT 1 CHECK (rows_per_unit BETWEEN 1 AND 1024)
+    rows_per_unit int NOT NULL DEFAULT 1 CHECK (rows_per_unit BETWEEN 1 AND 1024),
+    -- The size the planner assumes for users who may not read the rows (0.15), declared public with
+    -- pgdp.set_planning_rows; NULL: the setting pgdp.planning_rows.
+    planning_rows bigint CHECK (planning_rows >= 1)
 );
 COMMENT ON TABLE pgdp.protected_relations IS 'Relations whose rows belong to privacy units (people): releases over them are person-level';
 SELECT pg_catalog.pg_extension_config_dump('pgdp.protected_relations', '');
@@ -2441,15 +2444,15 @@ SELECT p.relation, 'protected'::text AS kind, p.privacy_unit, p.max_groups_contr
                              WHERE a.attrelid = p.relation AND a.attname = p.privacy_unit AND a.attnum > 0
                                AND NOT a.attisdropped) THEN 'privacy unit missing'
             ELSE 'ok' END AS status,
-       p.privacy_unit_kind, p.rows_per_unit
+       p.privacy_unit_kind, p.rows_per_unit, p.planning_rows
 FROM pgdp.protected_relations p LEFT JOIN pg_catalog.pg_class c ON c.oid = p.relation
 UNION ALL
 SELECT r.relation, 'public', NULL, NULL, r.declared_by, r.declared_at,
-       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END, NULL, NULL
+       CASE WHEN c.oid IS NULL THEN 'relation missing' ELSE 'ok' END, NULL, NULL, NULL
 FROM pgdp.public_relations r LEFT JOIN pg_catalog.pg_class c ON c.oid = r.relation;
 GRANT SELECT ON pgdp.protections TO PUBLIC;
 COMMENT ON VIEW pgdp.protections IS
-    'Protected relations (privacy unit, max_groups_contributed, privacy unit kind, rows_per_unit) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
+    'Protected relations (privacy unit, max_groups_contributed, privacy unit kind, rows_per_unit, the planning size declared public) and public relations; status ''ok'' unless the catalog row outlived its relation or column.';
 
 -- Raises 22004 for a NULL relation and 42809 for a relation of a kind that cannot be `what`
 -- (protected: tables and partitioned tables that are not partitions; public: also views,
@@ -2556,6 +2559,29 @@ END $$;
 COMMENT ON FUNCTION pgdp.protect(regclass, name, int, name, int) IS
     'Admins: protects a table or partitioned table (and its partitions), or changes its protection: privacy_unit is the column naming each row''s person, max_groups_contributed the groups one unit may contribute to per query, privacy_unit_kind what the unit identifies (relations of one kind may be joined on their units), rows_per_unit the rows one unit contributes per group to dp_histogram and the quantiles (distinct values to dp_count_distinct) unless a statement sets pgdp.rows_per_unit.';
 
+CREATE FUNCTION pgdp.set_planning_rows(relation regclass, planning_rows bigint) RETURNS SETOF pgdp.protections
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF relation IS NULL THEN
+        RAISE EXCEPTION 'relation must not be NULL' USING ERRCODE = 'null_value_not_allowed',
+            HINT = 'Name the protected relation, e.g. ''sales''.';
+    END IF;
+    IF planning_rows IS NOT NULL AND planning_rows < 1 THEN
+        RAISE EXCEPTION 'planning_rows must be a positive number of rows, got %', planning_rows
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Declare a round figure of the relation''s size, e.g. 1000000; NULL uses the setting pgdp.planning_rows.';
+    END IF;
+    UPDATE pgdp.protected_relations p SET planning_rows = set_planning_rows.planning_rows
+    WHERE p.relation = set_planning_rows.relation;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'relation % is not protected', relation USING ERRCODE = 'undefined_object',
+            HINT = 'Relations the user may read are planned with their real statistics; pgdp.protections lists the protected relations.';
+    END IF;
+    RETURN QUERY SELECT * FROM pgdp.protections s WHERE s.relation = set_planning_rows.relation;
+END $$;
+COMMENT ON FUNCTION pgdp.set_planning_rows(regclass, bigint) IS
+    'Admins: declares public the size (rows) the planner assumes for a protected relation when the user may not read its rows (DP-only access, no access), instead of its statistics and real size; NULL: the setting pgdp.planning_rows. Everyone can read it in pgdp.protections.';
+
 CREATE FUNCTION pgdp.unprotect(relation regclass) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -2635,7 +2661,8 @@ BEGIN
 END $$;
 CREATE EVENT TRIGGER pgdp_forget_dropped_relations ON sql_drop EXECUTE FUNCTION pgdp.forget_dropped_relations();
 CREATE EVENT TRIGGER pgdp_keep_privacy_units ON ddl_command_end EXECUTE FUNCTION pgdp.keep_privacy_units();
-REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int, name, int), pgdp.unprotect(regclass), pgdp.declare_public(regclass),
+REVOKE ALL ON FUNCTION pgdp.protect(regclass, name, int, name, int), pgdp.set_planning_rows(regclass, bigint),
+                       pgdp.unprotect(regclass), pgdp.declare_public(regclass),
                        pgdp.undeclare_public(regclass), pgdp.check_relation_argument(regclass, text),
                        pgdp.forget_dropped_relations(), pgdp.keep_privacy_units()
     FROM PUBLIC;

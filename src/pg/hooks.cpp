@@ -20,6 +20,9 @@
 //   ExecutorEnd         seal; store a completed release in the cache
 //   ProcessUtility      running statement for utilities that run code; trust refusals and frames
 //   needs_fmgr, fmgr    trust: frames of functions the session does not trust
+//   relation info, relation and index statistics, column widths
+//                       planning: a protected relation the user may not read is planned from public
+//                       facts only (its declared size, no statistics of its rows)
 #include "pg/hooks.hpp"
 
 #include "pg/base/postgres_headers.hpp"
@@ -29,9 +32,12 @@ extern "C" {
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "nodes/plannodes.h"
+#include "optimizer/plancat.h"
 #include "optimizer/planner.h"
 #include "parser/analyze.h"
 #include "tcop/utility.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
 }
 
 #include "pg/base/pg_compat.hpp"
@@ -48,6 +54,7 @@ extern "C" {
 #include "pg/execution/release_sites.hpp"
 #include "pg/planning/distributed_release.hpp"
 #include "pg/planning/person_level.hpp"
+#include "pg/planning/planner_statistics.hpp"
 #include "pg/planning/release_query.hpp"
 #include "pg/trust/chargeable_session.hpp"
 #include "pg/trust/function_frames.hpp"
@@ -67,6 +74,10 @@ ExecutorEnd_hook_type previous_executor_end = nullptr;
 ProcessUtility_hook_type previous_process_utility = nullptr;
 needs_fmgr_hook_type previous_needs_fmgr = nullptr;
 fmgr_hook_type previous_fmgr = nullptr;
+get_relation_info_hook_type previous_relation_info = nullptr;
+get_relation_stats_hook_type previous_relation_stats = nullptr;
+get_index_stats_hook_type previous_index_stats = nullptr;
+get_attavgwidth_hook_type previous_column_width = nullptr;
 
 void analyze_statement(ParseState* state, Query* query, JumbleState* jumble) {
     if (previous_post_parse_analyze != nullptr) previous_post_parse_analyze(state, query, jumble);
@@ -311,6 +322,27 @@ void on_function_event(FmgrHookEventType event, FmgrInfo* flinfo, Datum* arg) {
     track_function_frame(event, flinfo);
 }
 
+void describe_relation(PlannerInfo* root, Oid relation, bool inheritance_parent, RelOptInfo* rel) {
+    if (previous_relation_info != nullptr) previous_relation_info(root, relation, inheritance_parent, rel);
+    plan_hidden_relation_from_public_facts(root, relation, inheritance_parent, rel);
+}
+
+bool relation_statistics(PlannerInfo* root, RangeTblEntry* entry, AttrNumber column, VariableStatData* statistics) {
+    if (hide_column_statistics(entry->relid, statistics)) return true;
+    return previous_relation_stats != nullptr && previous_relation_stats(root, entry, column, statistics);
+}
+
+bool index_statistics(PlannerInfo* root, Oid index, AttrNumber column, VariableStatData* statistics) {
+    if (hide_index_statistics(index, statistics)) return true;
+    return previous_index_stats != nullptr && previous_index_stats(root, index, column, statistics);
+}
+
+int32 column_width(Oid relation, AttrNumber column) {
+    const int32 width = public_column_width(relation, column);
+    if (width > 0) return width;
+    return previous_column_width != nullptr ? previous_column_width(relation, column) : 0;
+}
+
 }  // namespace
 
 void install_hooks() {
@@ -332,6 +364,14 @@ void install_hooks() {
     needs_fmgr_hook = needs_function_hook;
     previous_fmgr = fmgr_hook;
     fmgr_hook = on_function_event;
+    previous_relation_info = get_relation_info_hook;
+    get_relation_info_hook = describe_relation;
+    previous_relation_stats = get_relation_stats_hook;
+    get_relation_stats_hook = relation_statistics;
+    previous_index_stats = get_index_stats_hook;
+    get_index_stats_hook = index_statistics;
+    previous_column_width = get_attavgwidth_hook;
+    get_attavgwidth_hook = column_width;
 }
 
 }  // namespace pgdp::pg

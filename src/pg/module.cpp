@@ -12,6 +12,7 @@ extern "C" {
 #include "pg/hooks.hpp"
 #include "pg/execution/release_cache.hpp"
 #include "pg/planning/person_level.hpp"
+#include "pg/planning/planner_statistics.hpp"
 #include "pg/base/strong_random.hpp"
 
 extern "C" {
@@ -25,6 +26,7 @@ void _PG_init(void) {
     pgdp::pg::define_ledger_settings();
     pgdp::pg::define_release_cache_settings();
     pgdp::pg::define_person_level_settings();
+    pgdp::pg::define_planner_statistics_settings();
     MarkGUCPrefixReserved("pgdp");
     // Releases are charged only when the library is preloaded (the ledger needs shared memory and
     // background workers); otherwise the hook refuses them (fail closed).

@@ -161,7 +161,7 @@ bool catalog_has_oid(const char* table, int column, Oid value, Oid second_value,
 // protection committed after the transaction began applies; the query's own snapshot inside a
 // parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
 ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
-    ProtectionCatalog set{nullptr, nullptr, nullptr, nullptr, nullptr, 0};
+    ProtectionCatalog set{nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0};
     CatalogScan scan;
     if (!begin_catalog_scan("protected_relations", query_snapshot, &scan))
         return set;  // callers refuse what they must
@@ -171,10 +171,12 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
     set.max_groups = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
     set.kinds = static_cast<NameData*>(palloc0(sizeof(NameData) * capacity));
     set.rows_per_unit = static_cast<int32*>(palloc0(sizeof(int32) * capacity));
+    set.planning_rows = static_cast<double*>(palloc0(sizeof(double) * capacity));
     HeapTuple row;
     while (HeapTupleIsValid(row = next_catalog_row(&scan))) {
         // Columns: 1 relation regclass (the primary key), 2 privacy_unit name, 3
-        // max_groups_contributed, 6 privacy_unit_kind (0.7), 7 rows_per_unit (0.13).
+        // max_groups_contributed, 6 privacy_unit_kind (0.7), 7 rows_per_unit (0.13), 8 planning_rows
+        // (0.15).
         bool is_null = false;
         const Datum value = catalog_column(scan, row, 1, &is_null);
         if (is_null) continue;
@@ -185,6 +187,7 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
             set.max_groups = static_cast<int32*>(repalloc(set.max_groups, sizeof(int32) * capacity));
             set.kinds = static_cast<NameData*>(repalloc(set.kinds, sizeof(NameData) * capacity));
             set.rows_per_unit = static_cast<int32*>(repalloc(set.rows_per_unit, sizeof(int32) * capacity));
+            set.planning_rows = static_cast<double*>(repalloc(set.planning_rows, sizeof(double) * capacity));
         }
         bool unit_null = false;
         bool groups_null = false;
@@ -194,6 +197,8 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
         const Datum groups = catalog_column(scan, row, 3, &groups_null);
         const Datum kind = catalog_column(scan, row, 6, &kind_null);
         const Datum rows = catalog_column(scan, row, 7, &rows_null);
+        bool planning_null = false;
+        const Datum planning = catalog_column(scan, row, 8, &planning_null);
         std::memset(&set.units[set.count], 0, sizeof(NameData));
         std::memset(&set.kinds[set.count], 0, sizeof(NameData));
         if (!unit_null) namestrcpy(&set.units[set.count], NameStr(*DatumGetName(unit)));
@@ -201,6 +206,7 @@ ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
         set.max_groups[set.count] = groups_null ? 0 : DatumGetInt32(groups);
         // Before 0.13 (no column): every unit kept one row, as the setting's old default did.
         set.rows_per_unit[set.count] = rows_null ? 1 : DatumGetInt32(rows);
+        set.planning_rows[set.count] = planning_null ? 0.0 : static_cast<double>(DatumGetInt64(planning));
         set.oids[set.count++] = DatumGetObjectId(value);
     }
     end_catalog_scan(&scan);
@@ -219,6 +225,7 @@ bool find_protection(const ProtectionCatalog& set, Oid relation, Protection* pro
         protection->root = root;
         protection->max_groups = set.max_groups[i];
         protection->rows_per_unit = set.rows_per_unit[i];
+        protection->planning_rows = set.planning_rows[i];
         // The unit column as the relation read names it (a partition may number it differently);
         // InvalidAttrNumber if it is missing there (callers refuse).
         protection->unit_column = get_attnum(relation, NameStr(set.units[i]));
