@@ -327,7 +327,8 @@ void describe_relation(PlannerInfo* root, Oid relation, bool inheritance_parent,
     plan_hidden_relation_from_public_facts(root, relation, inheritance_parent, rel);
 }
 
-bool relation_statistics(PlannerInfo* root, RangeTblEntry* entry, AttrNumber column, VariableStatData* statistics) {
+bool relation_statistics(PlannerInfo* root, RangeTblEntry* entry, AttrNumber column,
+                         VariableStatData* statistics) {
     if (hide_column_statistics(entry->relid, statistics)) return true;
     return previous_relation_stats != nullptr && previous_relation_stats(root, entry, column, statistics);
 }

@@ -43,12 +43,12 @@ bool catalog_has_oid(const char* table, int column, Oid value, Oid second_value,
 
 // The rows of pgdp.protected_relations, read once per check (palloc'd in the current context).
 struct ProtectionCatalog {
-    Oid* oids;             // the protected relations
-    NameData* units;       // the privacy unit column of each
-    int32* max_groups;     // max_groups_contributed of each
-    NameData* kinds;       // privacy_unit_kind of each (0.7; empty name: a kind of its own)
-    int32* rows_per_unit;  // rows_per_unit of each (k, 0.13; 1 before)
-    double* planning_rows; // planning_rows of each (0.15): the public size the planner uses; 0: unset
+    Oid* oids;              // the protected relations
+    NameData* units;        // the privacy unit column of each
+    int32* max_groups;      // max_groups_contributed of each
+    NameData* kinds;        // privacy_unit_kind of each (0.7; empty name: a kind of its own)
+    int32* rows_per_unit;   // rows_per_unit of each (k, 0.13; 1 before)
+    double* planning_rows;  // planning_rows of each (0.15): the public size the planner uses; 0: unset
     int count;
 };
 // Reads it with the latest snapshot (a protection committed after the transaction began applies);
@@ -63,7 +63,8 @@ struct Protection {
     int32 max_groups;        // max_groups_contributed (m)
     NameData unit_kind;      // privacy_unit_kind; empty: a kind of its own
     int32 rows_per_unit;     // rows_per_unit (k of the row-capped statistics)
-    double planning_rows;    // planning_rows: the size the planner assumes for users who may not read it; 0: unset
+    double
+        planning_rows;  // planning_rows: the size the planner assumes for users who may not read it; 0: unset
 };
 
 // True (and *protection set) if `relation` is protected or descends from a protected relation.
