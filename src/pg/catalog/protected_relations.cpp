@@ -160,10 +160,11 @@ bool catalog_has_oid(const char* table, int column, Oid value, Oid second_value,
 // read costs microseconds next to the charge's commit). Read with the latest snapshot, so that a
 // protection committed after the transaction began applies; the query's own snapshot inside a
 // parallel operation, where no new snapshot can be taken. Empty before 0.6 (no catalog table).
-ProtectionCatalog read_protection_catalog(Snapshot query_snapshot) {
+ProtectionCatalog read_protection_catalog(Snapshot query_snapshot, Snapshot exact_snapshot) {
     ProtectionCatalog set{nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0};
     CatalogScan scan;
-    if (!begin_catalog_scan("protected_relations", query_snapshot, &scan))
+    if (!begin_catalog_lookup("protected_relations", nullptr, 0, nullptr, query_snapshot, exact_snapshot,
+                              &scan))
         return set;  // callers refuse what they must
     int capacity = 8;
     set.oids = static_cast<Oid*>(palloc(sizeof(Oid) * capacity));

@@ -53,7 +53,9 @@ struct ProtectionCatalog {
 };
 // Reads it with the latest snapshot (a protection committed after the transaction began applies);
 // inside a parallel operation with query_snapshot, or at plan time (nullptr) the active snapshot.
-ProtectionCatalog read_protection_catalog(Snapshot query_snapshot);
+// With `exact_snapshot`, that snapshot (SnapshotSelf at plan time in any statement: no predicate lock
+// in a SERIALIZABLE transaction, no transaction snapshot started).
+ProtectionCatalog read_protection_catalog(Snapshot query_snapshot, Snapshot exact_snapshot = nullptr);
 
 // The protection that covers a relation (itself, or its protected partition/inheritance root).
 struct Protection {

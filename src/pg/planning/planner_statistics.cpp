@@ -15,6 +15,7 @@ extern "C" {
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rls.h"
+#include "utils/snapmgr.h"
 }
 
 #include <algorithm>
@@ -89,7 +90,9 @@ Decision decide(Oid relation) {
     Decision decision{relation, user, session_user, transaction_start, command, false, 0.0};
     // The privilege check first: relations the user may read cost no catalog read.
     if (!readable(relation)) {
-        const ProtectionCatalog catalog = read_protection_catalog(nullptr);
+        // As committed now: planning any statement of any user may come here (a role refused
+        // SELECT), and must take no predicate lock in a SERIALIZABLE transaction.
+        const ProtectionCatalog catalog = read_protection_catalog(nullptr, SnapshotSelf);
         Protection protection{};
         if (find_protection(catalog, relation, &protection) && !readable(protection.root)) {
             decision.hidden = true;
