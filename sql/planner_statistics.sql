@@ -149,6 +149,62 @@ SELECT substring(ps_plan('SELECT * FROM %s', 'ps_parts') FROM 'rows=([0-9]+)') A
        substring(ps_plan('SELECT * FROM %s WHERE v < 50', 'ps_parts') FROM 'on T_1 .*rows=([0-9]+)') AS one_partition;
 RESET SESSION AUTHORIZATION;
 
+-- Locks: a plan made again (the owner's ANALYZE invalidated it) and one reused hold the same
+-- locks, every index of the hidden relation (a reused plan would lock only those it uses).
+SET SESSION AUTHORIZATION ps_analyst;
+SET plan_cache_mode = force_generic_plan;
+PREPARE ps_locks AS SELECT dp_count(0.001) FROM ps_b WHERE v > $1;
+CREATE TEMP VIEW ps_held AS
+SELECT string_agg(c.relname, ',' ORDER BY c.relname) AS locks FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+WHERE l.pid = pg_backend_pid() AND c.relname LIKE 'ps\_b%';
+\o /dev/null
+BEGIN;
+EXECUTE ps_locks(734521);
+\o
+SELECT locks AS planned FROM ps_held \gset
+COMMIT;
+\o /dev/null
+BEGIN;
+EXECUTE ps_locks(734521);
+\o
+SELECT locks AS reused FROM ps_held \gset
+COMMIT;
+RESET SESSION AUTHORIZATION;
+ANALYZE ps_b;
+SET SESSION AUTHORIZATION ps_analyst;
+\o /dev/null
+BEGIN;
+EXECUTE ps_locks(734521);
+\o
+SELECT locks AS replanned FROM ps_held \gset
+COMMIT;
+SELECT :'planned' AS planned_locks, :'reused' = :'planned' AS reused_same, :'replanned' = :'planned' AS replanned_same;
+DEALLOCATE ps_locks;
+RESET plan_cache_mode;
+RESET SESSION AUTHORIZATION;
+
+-- A foreign partition of a protected relation: its wrapper estimates its size from the data
+-- (file_fdw: the file's size), so a user who may not read it gets no plan (0A000), nothing charged.
+SET client_min_messages = warning;
+CREATE EXTENSION file_fdw;
+CREATE SERVER ps_files FOREIGN DATA WRAPPER file_fdw;
+CREATE TABLE ps_mixed (person int, v float8) PARTITION BY RANGE (v);
+CREATE TABLE ps_mixed_local PARTITION OF ps_mixed FOR VALUES FROM (0) TO (100);
+CREATE FOREIGN TABLE ps_mixed_file PARTITION OF ps_mixed FOR VALUES FROM (100) TO (200)
+    SERVER ps_files OPTIONS (filename '/dev/null', format 'csv');
+SELECT relation FROM pgdp.protect('ps_mixed', 'person');
+SELECT role FROM pgdp.grant_access('ps_mixed', 'ps_analyst');
+RESET client_min_messages;
+SELECT count(*) AS owner_reads FROM ps_mixed;
+SET SESSION AUTHORIZATION ps_analyst;
+SELECT epsilon_spent AS spent_before FROM pgdp.my_budget \gset
+\set SHOW_CONTEXT never
+SELECT dp_count(1) FROM ps_mixed;
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+SELECT epsilon_spent = :spent_before AS nothing_charged FROM pgdp.my_budget;
+RESET SESSION AUTHORIZATION;
+
 -- Bad input: clear errors, nothing changed.
 \set SHOW_CONTEXT never
 SELECT pgdp.set_planning_rows(NULL, 10);
@@ -169,7 +225,9 @@ SELECT relation, planning_rows FROM pgdp.protections WHERE relation::text LIKE '
 SELECT relation, planning_rows FROM pgdp.set_planning_rows('ps_a', NULL);
 
 SET client_min_messages = warning;
-DROP TABLE ps_a, ps_b, ps_regions, ps_parts, ps_queries;
+DROP TABLE ps_a, ps_b, ps_regions, ps_parts, ps_queries, ps_mixed;
+DROP SERVER ps_files;
+DROP EXTENSION file_fdw;
 DROP FUNCTION ps_plan(text, text);
 SELECT pgdp.revoke_admin('ps_admin');
 DROP OWNED BY ps_admin, ps_analyst, ps_reader, ps_stranger;

@@ -183,6 +183,7 @@ void start_execution(QueryDesc* query, int eflags) {
     if (!inert) {
         seal_if_reading_hidden_rows(query->plannedstmt);
         clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
+        lock_indexes_of_hidden_relations(query->plannedstmt);
     }
     // ExecutorStart runs code of the statement too (initial partition pruning evaluates stable
     // expressions, a domain's CHECK among them): inside the statement, as Run and Finish do (red

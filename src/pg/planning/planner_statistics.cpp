@@ -11,6 +11,9 @@ extern "C" {
 #include "nodes/nodeFuncs.h"
 #include "optimizer/plancat.h"
 #include "storage/bufpage.h"
+#include "storage/lmgr.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -153,10 +156,26 @@ void size_index(Oid relation, double tuples, IndexOptInfo* index) {
 
 }  // namespace
 
+[[noreturn]] void refuse_hidden_foreign_table(Oid relation) {
+    const char* name = get_rel_name(relation);
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+         errmsg(
+             "foreign table \"%s\" of a protected relation cannot be planned for a user who may not read it",
+             name != nullptr ? name : "?"),
+         errdetail("Its foreign-data wrapper estimates its size from the data itself (a file, a remote "
+                   "server), and the plan would show it."),
+         errhint("Read the protected relation as a role with SELECT on it, or make the partition a local "
+                 "table.")));
+}
+
 void plan_hidden_relation_from_public_facts(PlannerInfo* root, Oid relation, bool inheritance_parent,
                                             RelOptInfo* rel) {
     const Decision decision = decide(relation);
     if (!decision.hidden) return;
+    // A decision on public facts (the relation's kind), before the wrapper's estimate runs.
+    if (rel->fdwroutine != nullptr) refuse_hidden_foreign_table(relation);
     // Planned again for a user who may read it (a prepared statement after SET ROLE).
     root->glob->dependsOnRole = true;
     rel->statlist = NIL;
@@ -180,6 +199,21 @@ void plan_hidden_relation_from_public_facts(PlannerInfo* root, Oid relation, boo
         kept = lappend(kept, index);
     }
     rel->indexlist = kept;
+}
+
+void lock_indexes_of_hidden_relations(const PlannedStmt* statement) {
+    ListCell* cell;
+    foreach (cell, statement->rtable) {
+        const RangeTblEntry* entry = lfirst_node(RangeTblEntry, cell);
+        // The planner opens the indexes of every relation it scans (not of inheritance parents).
+        if (entry->rtekind != RTE_RELATION || entry->inh || !decide(entry->relid).hidden) continue;
+        Relation relation = RelationIdGetRelation(entry->relid);
+        if (relation == nullptr) continue;
+        List* indexes = relation->rd_rel->relhasindex ? RelationGetIndexList(relation) : NIL;
+        RelationClose(relation);
+        ListCell* index;
+        foreach (index, indexes) LockRelationOid(lfirst_oid(index), entry->rellockmode);
+    }
 }
 
 bool hide_column_statistics(Oid relation, VariableStatData* statistics) {

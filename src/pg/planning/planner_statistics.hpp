@@ -12,6 +12,7 @@
 
 extern "C" {
 #include "nodes/pathnodes.h"
+#include "nodes/plannodes.h"
 #include "utils/selfuncs.h"
 }
 
@@ -30,6 +31,11 @@ bool hide_index_statistics(Oid index, VariableStatData* statistics);
 // get_attavgwidth_hook: the column type's typical width for a hidden relation, 0 (ask
 // pg_statistic) otherwise.
 int32 public_column_width(Oid relation, AttrNumber column);
+
+// ExecutorStart of a plan that makes releases: every index of a hidden relation the plan reads is
+// locked, as planning it would have, so the locks an execution holds do not tell a plan reused
+// from one made again (after the owner's ANALYZE or autovacuum invalidated it).
+void lock_indexes_of_hidden_relations(const PlannedStmt* statement);
 
 // pgdp.planning_rows.
 void define_planner_statistics_settings();
