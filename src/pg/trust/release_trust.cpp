@@ -419,6 +419,41 @@ void require_release_context(const char* aggregate_name, const PlannedStmt* stat
     require_no_foreign_code(aggregate_name, 0, nullptr);
 }
 
+namespace {
+
+// A statement writes a table carrying a trigger whose author the session user does not trust: the
+// trigger's WHEN clause, function and arguments are that role's choice (issue 33).
+[[noreturn]] void refuse_foreign_trigger(const char* aggregate_name, const ForeignCode& foreign) {
+    const char* table = get_rel_name(foreign.relation);
+    const char* author = OidIsValid(foreign.owner) ? role_name(foreign.owner) : nullptr;
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+         author != nullptr
+             ? errmsg("%s cannot be computed inside a statement that fires trigger \"%s\" on table \"%s\", "
+                      "created by role \"%s\"",
+                      aggregate_name, foreign.trigger, table != nullptr ? table : "?", author)
+             : errmsg("%s cannot be computed inside a statement that fires trigger \"%s\" on table \"%s\", "
+                      "whose author is unknown",
+                      aggregate_name, foreign.trigger, table != nullptr ? table : "?"),
+         errdetail(
+             "A trigger's WHEN clause, function and arguments are the code of the role that created it; "
+             "a release inside a statement that fires it would be charged to role \"%s\" for code "
+             "that role did not write.",
+             role_name(GetSessionUserId())),
+         author != nullptr
+             ? errhint(
+                   "Make the release in a statement of its own, or have the table's owner drop the trigger.")
+             : errhint("If the trigger is trusted code, its table's owner or a pgdp admin may adopt it: "
+                       "SELECT pgdp.adopt_trigger('%s', '%s').",
+                       table != nullptr ? quote_qualified_identifier(
+                                              get_namespace_name(get_rel_namespace(foreign.relation)), table)
+                                        : "?",
+                       foreign.trigger)));
+}
+
+}  // namespace
+
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except) {
     if (trigger_fired_outside_its_statement()) {
         ereport(
@@ -435,6 +470,18 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
     }
     ForeignCode foreign{};
     if (!running_foreign_code(&foreign, from_depth, except)) return;
+    if (std::strcmp(foreign.kind, "trigger") == 0) refuse_foreign_trigger(aggregate_name, foreign);
+    if (std::strcmp(foreign.kind, "plan node") == 0) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a statement whose plan pgdp does not know", aggregate_name),
+             errdetail("The statement's plan has a node (type %u) whose expressions pgdp does not inspect; "
+                       "they may run code of another role, and a release there would be charged to role "
+                       "\"%s\".",
+                       foreign.object, role_name(GetSessionUserId())),
+             errhint("Make the release in a statement of its own.")));
+    }
     const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);
     ereport(
         ERROR,
