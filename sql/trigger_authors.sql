@@ -65,6 +65,13 @@ CREATE TABLE tg_vic.generic (k int);
 CREATE TABLE tg_vic.generic_log (n float8);
 CREATE TABLE tg_vic.cursor_target (k int);
 CREATE TABLE tg_vic.plain (k int);
+-- TRUNCATE ... CASCADE reaches a referencing table; TRUNCATE of a parent its inheritance children.
+CREATE TABLE tg_vic.truncated_parent (id int PRIMARY KEY);
+CREATE TABLE tg_vic.truncated_child (parent int REFERENCES tg_vic.truncated_parent);
+CREATE TABLE tg_vic.inherited (k int);
+CREATE TABLE tg_vic.inheritor () INHERITS (tg_vic.inherited);
+-- A view with eve's INSTEAD OF trigger.
+CREATE VIEW tg_vic.shown AS SELECT k FROM tg_vic.plain;
 CREATE FUNCTION tg_vic.noop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
 -- A generic logging trigger function of vic's: it releases into the table its trigger names.
 CREATE FUNCTION tg_vic.log_release() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -94,6 +101,10 @@ CREATE TRIGGER leak AFTER INSERT ON tg_vic.parted FOR EACH ROW WHEN (:leak) EXEC
 -- vic's budget by her own choice. (Naming eve's own table was refused already: the nested INSERT
 -- writes a table of eve's.)
 CREATE TRIGGER leak AFTER INSERT ON tg_vic.generic FOR EACH ROW EXECUTE FUNCTION tg_vic.log_release('tg_vic.generic_log');
+CREATE TRIGGER leak BEFORE TRUNCATE ON tg_vic.truncated_child FOR EACH STATEMENT WHEN (:leak) EXECUTE FUNCTION tg_eve.noop();
+CREATE TRIGGER leak BEFORE TRUNCATE ON tg_vic.inheritor FOR EACH STATEMENT WHEN (:leak) EXECUTE FUNCTION tg_eve.noop();
+-- (INSTEAD OF triggers take no WHEN clause: vic's generic function with eve's argument instead.)
+CREATE TRIGGER leak INSTEAD OF INSERT ON tg_vic.shown FOR EACH ROW EXECUTE FUNCTION tg_vic.log_release('tg_vic.generic_log');
 RESET SESSION AUTHORIZATION;
 
 SET SESSION AUTHORIZATION tg_vic;
@@ -136,6 +147,17 @@ INSERT INTO tg_vic.parted_2 VALUES (2);
 \echo SQLSTATE :SQLSTATE
 -- vic's generic releasing function attached by eve, with eve's choice of argument.
 INSERT INTO tg_vic.generic VALUES (1);
+\echo SQLSTATE :SQLSTATE
+-- TRUNCATE ... CASCADE into a referencing table, and TRUNCATE of an inheritance parent (its child
+-- carries eve's trigger); TRUNCATE ONLY the parent fires nothing of eve's and goes through.
+TRUNCATE tg_vic.truncated_parent CASCADE;
+\echo SQLSTATE :SQLSTATE
+TRUNCATE tg_vic.inherited;
+\echo SQLSTATE :SQLSTATE
+TRUNCATE ONLY tg_vic.inherited;
+\echo SQLSTATE :SQLSTATE
+-- An INSTEAD OF trigger on vic's view.
+INSERT INTO tg_vic.shown VALUES (1);
 \echo SQLSTATE :SQLSTATE
 -- Renaming eve's trigger (vic owns the table) does not make it vic's.
 ALTER TRIGGER leak ON tg_vic.rows RENAME TO renamed;
@@ -278,5 +300,19 @@ SELECT max(s) FROM (SELECT sum(v) OVER (ORDER BY v ROWS BETWEEN (length('x'))::t
                     FROM tg_secret) w;
 \echo SQLSTATE :SQLSTATE
 SELECT tg_releases('tg_vic') - :vic_before AS vic_charged;
+RESET SESSION AUTHORIZATION;
+SELECT last_value AS eve_received, is_called AS eve_set FROM tg_eve.out;
+
+-- Still open (red team round 17's S2; docs/privacy.md "What remains outside"): a PL/pgSQL variable
+-- of eve's domain in vic's own DO block. PL/pgSQL checks the domain when it initialises the variable
+-- (exec_assign_value), outside any executor, calling only built-ins; no running statement names the
+-- domain and no hook of PostgreSQL's sees the check start, so the CHECK's release is charged to vic
+-- and its value lands in eve's sequence. vic's own code must name eve's type. Pinned as it is: when a
+-- fix comes, this expectation changes (vic charged nothing, eve_set false).
+SELECT setval('tg_eve.out', 1, false);
+SET SESSION AUTHORIZATION tg_vic;
+SELECT tg_releases('tg_vic') AS vic_before \gset
+DO $$ DECLARE x tg_eve.dint := 1; BEGIN END $$;
+SELECT tg_releases('tg_vic') - :vic_before AS vic_charged_still_open;
 RESET SESSION AUTHORIZATION;
 SELECT last_value AS eve_received, is_called AS eve_set FROM tg_eve.out;
