@@ -9,6 +9,7 @@ extern "C" {
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "commands/trigger.h"
 #include "commands/prepare.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -57,6 +58,12 @@ struct Running {
     // queued may fire at this one's end (a cascaded foreign key action runs with its triggers
     // deferred to the enclosing statement), one level below it, on a table it does not name.
     bool foreign_writes_inside;
+    // Tables with triggers that statements inside it wrote: whose triggers they are is asked only
+    // when a release asks (an authorship lookup per nested write would cost every write of a
+    // session that can be charged); more than kWrittenInside counts as another role's.
+    static constexpr int kWrittenInside = 4;
+    Oid written_inside[kWrittenInside];
+    int written_inside_count;
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -472,13 +479,49 @@ bool is_explain_analyze(const Node* statement) {
     return false;
 }
 
-// True if the statement writes a relation of a role the session does not trust.
-bool writes_foreign_relation(const PlannedStmt* statement) {
+// True if the relation has a trigger that is not internal (its author is looked up later), or is
+// partitioned (its partitions may have such triggers).
+bool may_have_foreign_trigger(Oid relation) {
+    Relation opened = RelationIdGetRelation(relation);
+    if (opened == nullptr) return false;
+    bool found = opened->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
+    const TriggerDesc* triggers = opened->trigdesc;
+    for (int i = 0; triggers != nullptr && i < triggers->numtriggers && !found; ++i) {
+        found = !triggers->triggers[i].tgisinternal && triggers->triggers[i].tgenabled != TRIGGER_DISABLED;
+    }
+    RelationClose(opened);
+    return found;
+}
+
+// A statement starting inside the running ones writes: their ends may fire the AFTER triggers it
+// queues (a cascaded foreign key action). Another role's table marks them now; a table with
+// triggers is noted, its triggers' authors asked only when a release asks.
+void note_nested_writes(const PlannedStmt* statement) {
     ListCell* cell;
     foreach (cell, statement->resultRelations) {
-        const RangeTblEntry* entry = rt_fetch(lfirst_int(cell), statement->rtable);
+        const Oid relation = rt_fetch(lfirst_int(cell), statement->rtable)->relid;
         ForeignCode found{};
-        if (written_relation_runs_foreign_code(entry->relid, &found)) return true;
+        const bool foreign = foreign_relation(relation, &found);
+        if (!foreign && !may_have_foreign_trigger(relation)) continue;
+        for (int i = 0; i < running.size(); ++i) {
+            Running& entry = running[i];
+            if (foreign || entry.written_inside_count >= Running::kWrittenInside) {
+                entry.foreign_writes_inside = true;
+                continue;
+            }
+            bool noted = false;
+            for (int j = 0; j < entry.written_inside_count && !noted; ++j)
+                noted = entry.written_inside[j] == relation;
+            if (!noted) entry.written_inside[entry.written_inside_count++] = relation;
+        }
+    }
+}
+
+bool wrote_foreign_tables_inside(const Running& entry) {
+    if (entry.foreign_writes_inside) return true;
+    for (int i = 0; i < entry.written_inside_count; ++i) {
+        ForeignCode found{};
+        if (written_relation_runs_foreign_code(entry.written_inside[i], &found)) return true;
     }
     return false;
 }
@@ -494,9 +537,7 @@ int current_trigger_depth() {
 
 void enter_running_statement(const PlannedStmt* statement) {
     const bool writes = statement->commandType != CMD_SELECT || statement->hasModifyingCTE;
-    if (writes && running.size() > 0 && writes_foreign_relation(statement)) {
-        for (int i = 0; i < running.size(); ++i) running[i].foreign_writes_inside = true;
-    }
+    if (writes && running.size() > 0) note_nested_writes(statement);
     running.push(Running{statement,
                          InvalidOid,
                          nullptr,
@@ -505,7 +546,9 @@ void enter_running_statement(const PlannedStmt* statement) {
                          starts_outside_statement(statement),
                          current_trigger_depth(),
                          writes,
-                         false});
+                         false,
+                         {},
+                         0});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -536,7 +579,9 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
                       starts_outside_statement(statement),
                       current_trigger_depth(),
                       OidIsValid(copy_target),
-                      false};
+                      false,
+                      {},
+                      0};
         if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
         running.push(entry);
     }
@@ -567,8 +612,11 @@ bool trigger_fired_outside_its_statement() {
     for (int i = 0; i < running.size(); ++i) {
         const Running& entry = running[i];
         const int inner = i + 1 < running.size() ? running[i + 1].trigger_depth : current_trigger_depth();
-        const int fired_here = entry.fires_triggers && !entry.foreign_writes_inside ? 1 : 0;
-        if (inner - entry.trigger_depth > fired_here) return true;
+        // One level below a statement that fires its own triggers is its own trigger, unless a
+        // statement inside it queued AFTER triggers of a table it does not name.
+        const int fired = inner - entry.trigger_depth;
+        if (fired <= 0) continue;
+        if (fired > 1 || !entry.fires_triggers || wrote_foreign_tables_inside(entry)) return true;
     }
     return running.size() == 0 && current_trigger_depth() > 0;
 }
