@@ -156,8 +156,12 @@ TriggerAuthor author_of_row(Oid trigger, const TriggerRow& row, int depth) {
 
 // Writes (or replaces) the record of `trigger` as pgdp's table's owner: the creator may not be
 // allowed to write it. Inside the caller's transaction, so it goes with the trigger if that rolls
-// back. Only pg_catalog is looked up while the owner's rights are in force.
-void write_record(Oid table, Oid trigger, Oid relation, const char* name, Oid creator, const char* how) {
+// back. Only pg_catalog is looked up while the owner's rights are in force. Rows left for the same
+// table and trigger name under another OID are stale (a table has one trigger of a name): a
+// superuser's CREATE TRIGGER (pg_restore's) takes the creator of such a row, restored from a dump,
+// instead of its own (which could only make the trigger more trusted); they are removed.
+void write_record(Oid table, Oid trigger, Oid relation, const char* name, Oid creator, const char* how,
+                  bool take_restored) {
     const Oid owner = relation_owner(table);
     Oid saved_user = InvalidOid;
     int saved_context = 0;
@@ -168,10 +172,37 @@ void write_record(Oid table, Oid trigger, Oid relation, const char* name, Oid cr
     (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
                             true, 0, false);
     if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp: SPI_connect failed");
+    Oid key_types[3] = {OIDOID, OIDOID, NAMEOID};
+    Datum key[3] = {ObjectIdGetDatum(trigger), ObjectIdGetDatum(relation),
+                    DirectFunctionCall1(namein, CStringGetDatum(name))};
+    constexpr const char* kStale =
+        "FROM pgdp.trigger_creators WHERE relation::pg_catalog.oid OPERATOR(pg_catalog.=) $2 AND "
+        "trigger_name "
+        "OPERATOR(pg_catalog.=) $3 AND trigger_oid OPERATOR(pg_catalog.<>) $1";
+    const char* recorded_how = how;
+    if (take_restored) {
+        if (SPI_execute_with_args(
+                psprintf("SELECT creator::pg_catalog.oid, how %s ORDER BY recorded_at DESC LIMIT 1", kStale),
+                3, key_types, key, nullptr, true, 1) != SPI_OK_SELECT) {
+            elog(ERROR, "pgdp: reading a restored trigger record failed");
+        }
+        if (SPI_processed == 1) {
+            bool null_creator = true, null_how = true;
+            const Datum restored =
+                SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &null_creator);
+            const char* restored_how = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+            null_how = restored_how == nullptr;
+            if (!null_creator && !null_how) {
+                creator = DatumGetObjectId(restored);
+                recorded_how = std::strcmp(restored_how, "adopted") == 0 ? "adopted" : "created";
+            }
+        }
+    }
+    if (SPI_execute_with_args(psprintf("DELETE %s", kStale), 3, key_types, key, nullptr, false, 0) !=
+        SPI_OK_DELETE)
+        elog(ERROR, "pgdp: removing stale trigger records failed");
     Oid types[5] = {OIDOID, OIDOID, NAMEOID, OIDOID, TEXTOID};
-    Datum values[5] = {ObjectIdGetDatum(trigger), ObjectIdGetDatum(relation),
-                       DirectFunctionCall1(namein, CStringGetDatum(name)), ObjectIdGetDatum(creator),
-                       CStringGetTextDatum(how)};
+    Datum values[5] = {key[0], key[1], key[2], ObjectIdGetDatum(creator), CStringGetTextDatum(recorded_how)};
     if (SPI_execute_with_args(
             "INSERT INTO pgdp.trigger_creators (trigger_oid, relation, trigger_name, creator, how) "
             "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (trigger_oid) DO UPDATE SET relation = "
@@ -202,10 +233,11 @@ void rename_record(Oid table, Oid trigger, Oid relation, const char* old_name, c
     Datum values[4] = {ObjectIdGetDatum(trigger), ObjectIdGetDatum(relation),
                        DirectFunctionCall1(namein, CStringGetDatum(old_name)),
                        DirectFunctionCall1(namein, CStringGetDatum(new_name))};
-    if (SPI_execute_with_args("UPDATE pgdp.trigger_creators SET trigger_name = $4 WHERE trigger_oid "
-                              "OPERATOR(pg_catalog.=) $1 AND relation OPERATOR(pg_catalog.=) $2 AND "
-                              "trigger_name OPERATOR(pg_catalog.=) $3",
-                              4, types, values, nullptr, false, 0) != SPI_OK_UPDATE) {
+    if (SPI_execute_with_args(
+            "UPDATE pgdp.trigger_creators SET trigger_name = $4 WHERE trigger_oid "
+            "OPERATOR(pg_catalog.=) $1 AND relation::pg_catalog.oid OPERATOR(pg_catalog.=) $2 AND "
+            "trigger_name OPERATOR(pg_catalog.=) $3",
+            4, types, values, nullptr, false, 0) != SPI_OK_UPDATE) {
         elog(ERROR, "pgdp: renaming the trigger's record failed");
     }
     SPI_finish();
@@ -262,7 +294,7 @@ void record_trigger_creator(const PlannedStmt* statement) {
     const Oid trigger = find_trigger(relation, name);
     if (!OidIsValid(trigger)) return;
     if (creates) {
-        write_record(table, trigger, relation, name, GetUserId(), "created");
+        write_record(table, trigger, relation, name, GetUserId(), "created", superuser());
     } else {
         rename_record(table, trigger, relation, castNode(RenameStmt, utility)->subname, name);
     }
@@ -288,7 +320,7 @@ void adopt_trigger(Oid relation, const char* trigger_name) {
                 (errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("trigger \"%s\" for table \"%s\" does not exist",
                                                            trigger_name, get_rel_name(relation))));
     }
-    write_record(table, trigger, relation, trigger_name, user, "adopted");
+    write_record(table, trigger, relation, trigger_name, user, "adopted", false);
 }
 
 }  // namespace pgdp::pg
