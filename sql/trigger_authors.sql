@@ -277,7 +277,11 @@ INSERT INTO tg_vic.own VALUES (3);
 SELECT tg_releases('tg_vic') - :vic_before AS vic_charged_three;
 -- vic may adopt eve's trigger on her table too: she then takes it for her own code.
 SELECT pgdp.adopt_trigger('tg_vic.rows', 'renamed');
+SELECT trigger, author, source FROM pgdp.trigger_authors WHERE relation = 'tg_vic.rows'::regclass;
+-- A dropped trigger's record goes with it (pgdp's sql_drop event trigger).
+DROP TRIGGER renamed ON tg_vic.rows;
 RESET SESSION AUTHORIZATION;
+SELECT count(*) AS records_left FROM pgdp.trigger_creators WHERE relation = 'tg_vic.rows'::regclass;
 
 -- Plan nodes whose expressions the domain walker did not visit: eve's domain in a TID range scan's
 -- condition, a TABLESAMPLE argument and a window frame offset in vic's query ran its CHECK, which
