@@ -61,6 +61,8 @@ CREATE TABLE tg_vic.replaced (k int);
 CREATE TABLE tg_vic.merged (k int);
 CREATE TABLE tg_vic.parted (k int) PARTITION BY LIST (k);
 CREATE TABLE tg_vic.parted_1 PARTITION OF tg_vic.parted FOR VALUES IN (1);
+CREATE TABLE tg_vic.routed (k int) PARTITION BY LIST (k);
+CREATE TABLE tg_vic.routed_1 PARTITION OF tg_vic.routed FOR VALUES IN (1);
 CREATE TABLE tg_vic.generic (k int);
 CREATE TABLE tg_vic.generic_log (n float8);
 CREATE TABLE tg_vic.cursor_target (k int);
@@ -97,6 +99,8 @@ CREATE OR REPLACE TRIGGER replaced AFTER INSERT ON tg_vic.replaced FOR EACH ROW 
 CREATE TRIGGER leak AFTER INSERT ON tg_vic.merged FOR EACH ROW WHEN (:leak) EXECUTE FUNCTION tg_eve.noop();
 -- On a partitioned table: cloned onto its partitions, now and when one is attached later.
 CREATE TRIGGER leak AFTER INSERT ON tg_vic.parted FOR EACH ROW WHEN (:leak) EXECUTE FUNCTION tg_eve.noop();
+-- On one partition only: the parent, which vic's statements name, carries nothing of eve's.
+CREATE TRIGGER leak AFTER INSERT ON tg_vic.routed_1 FOR EACH ROW WHEN (:leak) EXECUTE FUNCTION tg_eve.noop();
 -- vic's own releasing function, with eve's argument (the table the release goes to): eve spends
 -- vic's budget by her own choice. (Naming eve's own table was refused already: the nested INSERT
 -- writes a table of eve's.)
@@ -144,6 +148,9 @@ INSERT INTO tg_vic.parted_1 VALUES (1);
 CREATE TABLE tg_vic.parted_2 (k int);
 ALTER TABLE tg_vic.parted ATTACH PARTITION tg_vic.parted_2 FOR VALUES IN (2);
 INSERT INTO tg_vic.parted_2 VALUES (2);
+\echo SQLSTATE :SQLSTATE
+-- Tuple routing into the partition with eve's trigger, through a parent that has none.
+INSERT INTO tg_vic.routed VALUES (1);
 \echo SQLSTATE :SQLSTATE
 -- vic's generic releasing function attached by eve, with eve's choice of argument.
 INSERT INTO tg_vic.generic VALUES (1);
