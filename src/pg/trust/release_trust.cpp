@@ -455,6 +455,12 @@ namespace {
 }  // namespace
 
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except) {
+    ForeignCode foreign{};
+    const bool runs_foreign_code = running_foreign_code(&foreign, from_depth, except);
+    // Another role's trigger names its creator, also where the rule below would refuse too (a
+    // cascaded foreign key action into a table carrying it).
+    if (runs_foreign_code && std::strcmp(foreign.kind, "trigger") == 0)
+        refuse_foreign_trigger(aggregate_name, foreign);
     if (trigger_fired_outside_its_statement()) {
         ereport(
             ERROR,
@@ -468,9 +474,7 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
              errhint("Make the release in a statement of its own, or in a trigger fired by your own "
                      "INSERT, UPDATE or DELETE.")));
     }
-    ForeignCode foreign{};
-    if (!running_foreign_code(&foreign, from_depth, except)) return;
-    if (std::strcmp(foreign.kind, "trigger") == 0) refuse_foreign_trigger(aggregate_name, foreign);
+    if (!runs_foreign_code) return;
     if (std::strcmp(foreign.kind, "plan node") == 0) {
         ereport(
             ERROR,
