@@ -158,8 +158,9 @@ TriggerAuthor author_of_row(Oid trigger, const TriggerRow& row, int depth) {
 // allowed to write it. Inside the caller's transaction, so it goes with the trigger if that rolls
 // back. Only pg_catalog is looked up while the owner's rights are in force. Rows left for the same
 // table and trigger name under another OID are stale (a table has one trigger of a name): a
-// superuser's CREATE TRIGGER (pg_restore's) takes the creator of such a row, restored from a dump,
-// instead of its own (which could only make the trigger more trusted); they are removed.
+// CREATE TRIGGER of a superuser or admin (pg_restore's), whom every role trusts, takes the creator
+// of such a row, restored from a dump, instead of its own (no role can be trusted more); they are
+// removed.
 void write_record(Oid table, Oid trigger, Oid relation, const char* name, Oid creator, const char* how,
                   bool take_restored) {
     const Oid owner = relation_owner(table);
@@ -294,7 +295,8 @@ void record_trigger_creator(const PlannedStmt* statement) {
     const Oid trigger = find_trigger(relation, name);
     if (!OidIsValid(trigger)) return;
     if (creates) {
-        write_record(table, trigger, relation, name, GetUserId(), "created", superuser());
+        write_record(table, trigger, relation, name, GetUserId(), "created",
+                     is_admin_or_superuser(GetUserId()));
     } else {
         rename_record(table, trigger, relation, castNode(RenameStmt, utility)->subname, name);
     }
