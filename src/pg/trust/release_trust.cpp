@@ -486,6 +486,16 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
                        foreign.object, role_name(GetSessionUserId())),
              errhint("Make the release in a statement of its own.")));
     }
+    if (std::strcmp(foreign.kind, "nested type") == 0) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a statement that builds values of type %s", aggregate_name,
+                    format_type_be(foreign.object)),
+             errdetail("Its arrays and composites nest deeper than pgdp inspects for other roles' domains, "
+                       "whose constraints would run in the statement."),
+             errhint("Make the release in a statement of its own.")));
+    }
     const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);
     ereport(
         ERROR,

@@ -124,7 +124,11 @@ bool foreign_domain(Oid type, ForeignCode* found) {
 // binary: the type is such a domain, or an array of one, or a composite with such a column
 // (array_in and record_in call their elements' input functions).
 bool type_runs_foreign_constraints(Oid type, ForeignCode* found, int depth = 0) {
-    if (!OidIsValid(type) || depth > 4) return false;
+    if (!OidIsValid(type)) return false;
+    if (depth > 4) {  // nested deeper than pgdp looks: counted as another role's (fail closed)
+        *found = ForeignCode{"nested type", type, InvalidOid};
+        return true;
+    }
     if (foreign_domain(type, found)) return true;
     const Oid element = get_element_type(type);
     if (OidIsValid(element)) return type_runs_foreign_constraints(element, found, depth + 1);
