@@ -139,10 +139,12 @@ run_suite() {
     log "postgres-regress: $name done in $((SECONDS - t0)) s: $(grep -E 'tests (passed|failed)|of [0-9]+ tests' "$out/pg_regress.log" | head -1 | tr -s ' ')"
 }
 
-# The names of pgdp's objects, from the install script: what allowed lines may name.
+# The names of pgdp's objects, from the install script: what allowed lines may name (a table's
+# implicit primary key index, TABLE_pkey, included).
 pgdp_object_names() {
     grep -oE "CREATE (OR REPLACE )?(FUNCTION|AGGREGATE|TABLE|VIEW|EVENT TRIGGER|TYPE|SEQUENCE|INDEX|PROCEDURE) +(pgdp\.)?[a-z_0-9]+" \
-        "$PGDP_ROOT"/extension/pgdp--*.sql | awk '{print $NF}' | sed 's/^pgdp\.//' | sort -u | paste -sd'|'
+        "$PGDP_ROOT"/extension/pgdp--*.sql | awk '{print $NF; if ($2 == "TABLE") print $NF "_pkey"}' |
+        sed 's/^pgdp\.//' | sort -u | paste -sd'|'
 }
 
 # compare_file BASE OTHER ALLOW: 0 if equal, or (ALLOW=1) if the other file only adds rows that name

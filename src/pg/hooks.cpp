@@ -18,7 +18,8 @@
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
 //   ExecutorFinish      running statement (AFTER triggers run here)
 //   ExecutorEnd         seal; store a completed release in the cache
-//   ProcessUtility      running statement for utilities that run code; trust refusals and frames
+//   ProcessUtility      running statement for utilities that run code; trust refusals and frames;
+//                       afterwards the creator of a trigger it created
 //   needs_fmgr, fmgr    trust: frames of functions the session does not trust
 //   relation info, relation and index statistics, column widths
 //                       planning: a protected relation the user may not read is planned from public
@@ -59,6 +60,7 @@ extern "C" {
 #include "pg/trust/chargeable_session.hpp"
 #include "pg/trust/function_frames.hpp"
 #include "pg/trust/release_trust.hpp"
+#include "pg/trust/trigger_authors.hpp"
 #include "pg/trust/utility_trust.hpp"
 #include "pg/trust/running_statements.hpp"
 
@@ -287,6 +289,8 @@ void run_utility(PlannedStmt* statement, const char* query_string, bool read_onl
             standard_ProcessUtility(statement, query_string, read_only_tree, context, params, environment,
                                     destination, completion);
         }
+        // Who wrote a trigger it created (PostgreSQL records no creator).
+        record_trigger_creator(statement);
     }
     PG_FINALLY();
     { leave_utility_trust(trust); }

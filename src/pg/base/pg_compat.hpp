@@ -320,4 +320,26 @@ inline AclResult function_aclcheck(Oid function, Oid role, AclMode mode) {
 #endif
 }
 
+// The partition pruning of an Append or MergeAppend (PostgreSQL 18 keeps it in the statement).
+template <typename AppendNode>
+inline const PartitionPruneInfo* partition_prune_info(const PlannedStmt* statement, const AppendNode* node) {
+#if PG_VERSION_NUM >= 180000
+    if (node->part_prune_index < 0) return nullptr;
+    return list_nth_node(PartitionPruneInfo, statement->partPruneInfos, node->part_prune_index);
+#else
+    (void)statement;
+    return node->part_prune_info;
+#endif
+}
+
+// MERGE's join conditions per result relation (PostgreSQL 17+, WHEN NOT MATCHED BY SOURCE).
+inline const List* merge_join_conditions(const ModifyTable* modify) {
+#if PG_VERSION_NUM >= 170000
+    return modify->mergeJoinConditions;
+#else
+    (void)modify;
+    return NIL;
+#endif
+}
+
 }  // namespace pgdp::pg::compat

@@ -419,7 +419,48 @@ void require_release_context(const char* aggregate_name, const PlannedStmt* stat
     require_no_foreign_code(aggregate_name, 0, nullptr);
 }
 
+namespace {
+
+// A statement writes a table carrying a trigger whose author the session user does not trust: the
+// trigger's WHEN clause, function and arguments are that role's choice (issue 33).
+[[noreturn]] void refuse_foreign_trigger(const char* aggregate_name, const ForeignCode& foreign) {
+    const char* table = get_rel_name(foreign.relation);
+    const char* author = OidIsValid(foreign.owner) ? role_name(foreign.owner) : nullptr;
+    ereport(
+        ERROR,
+        (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+         author != nullptr
+             ? errmsg("%s cannot be computed inside a statement that fires trigger \"%s\" on table \"%s\", "
+                      "created by role \"%s\"",
+                      aggregate_name, foreign.trigger, table != nullptr ? table : "?", author)
+             : errmsg("%s cannot be computed inside a statement that fires trigger \"%s\" on table \"%s\", "
+                      "whose author is unknown",
+                      aggregate_name, foreign.trigger, table != nullptr ? table : "?"),
+         errdetail(
+             "A trigger's WHEN clause, function and arguments are the code of the role that created it; "
+             "a release inside a statement that fires it would be charged to role \"%s\" for code "
+             "that role did not write.",
+             role_name(GetSessionUserId())),
+         author != nullptr
+             ? errhint(
+                   "Make the release in a statement of its own, or have the table's owner drop the trigger.")
+             : errhint("If the trigger is trusted code, its table's owner or a pgdp admin may adopt it: "
+                       "SELECT pgdp.adopt_trigger('%s', '%s').",
+                       table != nullptr ? quote_qualified_identifier(
+                                              get_namespace_name(get_rel_namespace(foreign.relation)), table)
+                                        : "?",
+                       foreign.trigger)));
+}
+
+}  // namespace
+
 void require_no_foreign_code(const char* aggregate_name, int from_depth, const PlannedStmt* except) {
+    ForeignCode foreign{};
+    const bool runs_foreign_code = running_foreign_code(&foreign, from_depth, except);
+    // Another role's trigger names its creator, also where the rule below would refuse too (a
+    // cascaded foreign key action into a table carrying it).
+    if (runs_foreign_code && std::strcmp(foreign.kind, "trigger") == 0)
+        refuse_foreign_trigger(aggregate_name, foreign);
     if (trigger_fired_outside_its_statement()) {
         ereport(
             ERROR,
@@ -433,8 +474,28 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
              errhint("Make the release in a statement of its own, or in a trigger fired by your own "
                      "INSERT, UPDATE or DELETE.")));
     }
-    ForeignCode foreign{};
-    if (!running_foreign_code(&foreign, from_depth, except)) return;
+    if (!runs_foreign_code) return;
+    if (std::strcmp(foreign.kind, "plan node") == 0) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a statement whose plan pgdp does not know", aggregate_name),
+             errdetail("The statement's plan has a node (type %u) whose expressions pgdp does not inspect; "
+                       "they may run code of another role, and a release there would be charged to role "
+                       "\"%s\".",
+                       foreign.object, role_name(GetSessionUserId())),
+             errhint("Make the release in a statement of its own.")));
+    }
+    if (std::strcmp(foreign.kind, "nested type") == 0) {
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a statement that builds values of type %s", aggregate_name,
+                    format_type_be(foreign.object)),
+             errdetail("Its arrays and composites nest deeper than pgdp inspects for other roles' domains, "
+                       "whose constraints would run in the statement."),
+             errhint("Make the release in a statement of its own.")));
+    }
     const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);
     ereport(
         ERROR,

@@ -3,10 +3,13 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "access/parallel.h"
+#include "catalog/heap.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "commands/trigger.h"
 #include "commands/prepare.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -29,6 +32,7 @@ extern "C" {
 #include "pg/base/pg_compat.hpp"
 #include "pg/base/backend_stack.hpp"
 #include "pg/trust/authors.hpp"
+#include "pg/trust/trigger_authors.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -38,6 +42,9 @@ namespace {
 struct Running {
     const PlannedStmt* statement;
     Oid copy_target;
+    // TRUNCATE: its statement, whose relations (named, their inheritors, those CASCADE adds) fire
+    // TRUNCATE triggers; resolved only when a release asks.
+    const TruncateStmt* truncate;
     // EXECUTE: the domains among its parameter types (its parameters are evaluated, and cast, in
     // the utility); kept by value, as the prepared statement may be deallocated meanwhile.
     Oid parameter_domains[4];
@@ -51,6 +58,12 @@ struct Running {
     // queued may fire at this one's end (a cascaded foreign key action runs with its triggers
     // deferred to the enclosing statement), one level below it, on a table it does not name.
     bool foreign_writes_inside;
+    // Tables with triggers that statements inside it wrote: whose triggers they are is asked only
+    // when a release asks (an authorship lookup per nested write would cost every write of a
+    // session that can be charged); more than kWrittenInside counts as another role's.
+    static constexpr int kWrittenInside = 4;
+    Oid written_inside[kWrittenInside];
+    int written_inside_count;
 };
 BackendStack<Running> running;
 int explain_analyze_depth = 0;
@@ -76,6 +89,30 @@ bool foreign_relation(Oid relation, ForeignCode* found) {
     return true;
 }
 
+// A trigger on the relation whose author the session user does not trust (trigger_authors.hpp).
+bool foreign_trigger_on(Oid relation, ForeignCode* found) {
+    ForeignTrigger trigger{};
+    if (!relation_has_foreign_trigger(relation, &trigger)) return false;
+    *found = ForeignCode{"trigger", trigger.trigger, trigger.author, trigger.relation, trigger.name};
+    return true;
+}
+
+// A relation a statement writes runs its owner's code (defaults, constraints) and its triggers'
+// authors' code; writing a partitioned table also writes the partitions tuple routing picks, which
+// no range table names.
+bool written_relation_runs_foreign_code(Oid relation, ForeignCode* found) {
+    if (foreign_relation(relation, found) || foreign_trigger_on(relation, found)) return true;
+    if (get_rel_relkind(relation) != RELKIND_PARTITIONED_TABLE) return false;
+    List* partitions = find_all_inheritors(relation, NoLock, nullptr);
+    ListCell* cell;
+    foreach (cell, partitions) {
+        const Oid partition = lfirst_oid(cell);
+        if (partition == relation) continue;
+        if (foreign_relation(partition, found) || foreign_trigger_on(partition, found)) return true;
+    }
+    return false;
+}
+
 bool foreign_domain(Oid type, ForeignCode* found) {
     const Oid owner = domain_owner(type);
     if (!OidIsValid(owner) || is_trusted_author(owner)) return false;
@@ -87,7 +124,11 @@ bool foreign_domain(Oid type, ForeignCode* found) {
 // binary: the type is such a domain, or an array of one, or a composite with such a column
 // (array_in and record_in call their elements' input functions).
 bool type_runs_foreign_constraints(Oid type, ForeignCode* found, int depth = 0) {
-    if (!OidIsValid(type) || depth > 4) return false;
+    if (!OidIsValid(type)) return false;
+    if (depth > 4) {  // nested deeper than pgdp looks: counted as another role's (fail closed)
+        *found = ForeignCode{"nested type", type, InvalidOid};
+        return true;
+    }
     if (foreign_domain(type, found)) return true;
     const Oid element = get_element_type(type);
     if (OidIsValid(element)) return type_runs_foreign_constraints(element, found, depth + 1);
@@ -148,84 +189,193 @@ bool find_foreign_domain(Node* node, void* context) {
         node, reinterpret_cast<bool (*)()>(reinterpret_cast<void (*)()>(find_foreign_domain)), context);
 }
 
-// Domain coercions (their CHECK constraints) in the expressions of a plan: target lists and
-// quals of every node, join and index conditions, and the other expression lists plan nodes
-// carry (Result, Values, Function, TableFunc scans, Limit, ModifyTable).
-bool plan_has_foreign_domain(const Plan* plan, ForeignCode* found) {
+bool plan_has_foreign_domain(const PlannedStmt* statement, const Plan* plan, ForeignCode* found);
+
+bool plans_have_foreign_domain(const PlannedStmt* statement, const List* plans, ForeignCode* found) {
+    const ListCell* cell;
+    foreach (cell, plans) {
+        if (plan_has_foreign_domain(statement, static_cast<const Plan*>(lfirst(cell)), found)) return true;
+    }
+    return false;
+}
+
+// The expressions partition pruning evaluates (at executor start and per rescan).
+bool pruning_has_foreign_domain(const PartitionPruneInfo* pruning, ForeignCode* found) {
+    if (pruning == nullptr) return false;
+    const ListCell* hierarchy;
+    foreach (hierarchy, pruning->prune_infos) {
+        const ListCell* cell;
+        foreach (cell, static_cast<const List*>(lfirst(hierarchy))) {
+            const PartitionedRelPruneInfo* relation = lfirst_node(PartitionedRelPruneInfo, cell);
+            const List* step_lists[2] = {relation->initial_pruning_steps, relation->exec_pruning_steps};
+            for (const List* steps : step_lists) {
+                const ListCell* step;
+                foreach (step, steps) {
+                    const Node* node = static_cast<const Node*>(lfirst(step));
+                    if (IsA(node, PartitionPruneStepCombine)) continue;
+                    if (!IsA(node, PartitionPruneStepOp)) {
+                        *found = ForeignCode{"plan node", static_cast<Oid>(nodeTag(node)), InvalidOid};
+                        return true;
+                    }
+                    if (find_foreign_domain(
+                            reinterpret_cast<Node*>(castNode(PartitionPruneStepOp, node)->exprs), found))
+                        return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+// Domain coercions (their CHECK constraints) in every expression of a plan. Each plan node type of
+// PostgreSQL 15 to 18 is listed with every field that holds expressions or plans; a type not listed
+// counts as another role's code (fail closed: a new major's node is reviewed before it releases).
+bool plan_has_foreign_domain(const PlannedStmt* statement, const Plan* plan, ForeignCode* found) {
     if (plan == nullptr) return false;
     check_stack_depth();
-    auto walk = [&](void* expressions) {
-        return find_foreign_domain(static_cast<Node*>(expressions), found);
+    auto walk = [&](const void* expressions) {
+        return find_foreign_domain(static_cast<Node*>(const_cast<void*>(expressions)), found);
     };
-    if (walk(plan->targetlist) || walk(plan->qual)) return true;
-    ListCell* cell;
+    auto plans = [&](const List* list) { return plans_have_foreign_domain(statement, list, found); };
+    if (walk(plan->targetlist) || walk(plan->qual) || walk(plan->initPlan)) return true;
+    bool foreign = false;
     switch (nodeTag(plan)) {
+        // Nothing but the common fields (and the input plans walked below).
+        case T_SeqScan:
+        case T_ProjectSet:
+        case T_RecursiveUnion:
+        case T_CteScan:
+        case T_NamedTuplestoreScan:
+        case T_WorkTableScan:
+        case T_Material:
+        case T_Sort:
+        case T_IncrementalSort:
+        case T_Group:
+        case T_Unique:
+        case T_Gather:
+        case T_GatherMerge:
+        case T_SetOp:
+        case T_LockRows:
+            break;
         case T_Result:
-            if (walk(castNode(Result, plan)->resconstantqual)) return true;
-            break;
-        case T_NestLoop:
-        case T_MergeJoin:
-        case T_HashJoin:
-            if (walk(((const Join*)plan)->joinqual)) return true;
-            if (IsA(plan, MergeJoin) && walk(castNode(MergeJoin, plan)->mergeclauses)) return true;
-            if (IsA(plan, HashJoin) && walk(castNode(HashJoin, plan)->hashclauses)) return true;
-            break;
-        case T_IndexScan:
-            if (walk(castNode(IndexScan, plan)->indexqualorig) ||
-                walk(castNode(IndexScan, plan)->indexorderbyorig)) {
-                return true;
-            }
-            break;
-        case T_IndexOnlyScan:
-            if (walk(castNode(IndexOnlyScan, plan)->indexqual)) return true;
-            break;
-        case T_BitmapIndexScan:
-            if (walk(castNode(BitmapIndexScan, plan)->indexqualorig)) return true;
-            break;
-        case T_BitmapHeapScan:
-            if (walk(castNode(BitmapHeapScan, plan)->bitmapqualorig)) return true;
-            break;
-        case T_TidScan:
-            if (walk(castNode(TidScan, plan)->tidquals)) return true;
-            break;
-        case T_Limit:
-            if (walk(castNode(Limit, plan)->limitOffset) || walk(castNode(Limit, plan)->limitCount))
-                return true;
-            break;
-        case T_TableFuncScan:
-            if (walk(castNode(TableFuncScan, plan)->tablefunc)) return true;
-            break;
-        case T_ValuesScan:
-            if (walk(castNode(ValuesScan, plan)->values_lists)) return true;
-            break;
-        case T_FunctionScan:
-            if (walk(castNode(FunctionScan, plan)->functions)) return true;
+            foreign = walk(castNode(Result, plan)->resconstantqual);
             break;
         case T_ModifyTable: {
             const ModifyTable* modify = castNode(ModifyTable, plan);
-            if (walk(modify->onConflictSet) || walk(modify->onConflictWhere) ||
-                walk(modify->returningLists)) {
-                return true;
-            }
+            foreign = walk(modify->withCheckOptionLists) || walk(modify->returningLists) ||
+                      walk(modify->onConflictSet) || walk(modify->onConflictWhere) ||
+                      walk(modify->exclRelTlist) || walk(modify->mergeActionLists) ||
+                      walk(compat::merge_join_conditions(modify));
             break;
         }
         case T_Append:
-            foreach (cell, castNode(Append, plan)->appendplans) {
-                if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
-            }
+            foreign = plans(castNode(Append, plan)->appendplans) ||
+                      pruning_has_foreign_domain(
+                          compat::partition_prune_info(statement, castNode(Append, plan)), found);
             break;
         case T_MergeAppend:
-            foreach (cell, castNode(MergeAppend, plan)->mergeplans) {
-                if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
-            }
+            foreign = plans(castNode(MergeAppend, plan)->mergeplans) ||
+                      pruning_has_foreign_domain(
+                          compat::partition_prune_info(statement, castNode(MergeAppend, plan)), found);
+            break;
+        case T_BitmapAnd:
+            foreign = plans(castNode(BitmapAnd, plan)->bitmapplans);
+            break;
+        case T_BitmapOr:
+            foreign = plans(castNode(BitmapOr, plan)->bitmapplans);
+            break;
+        case T_SampleScan:
+            foreign = walk(castNode(SampleScan, plan)->tablesample);
+            break;
+        case T_IndexScan: {
+            const IndexScan* scan = castNode(IndexScan, plan);
+            foreign = walk(scan->indexqual) || walk(scan->indexqualorig) || walk(scan->indexorderby) ||
+                      walk(scan->indexorderbyorig);
+            break;
+        }
+        case T_IndexOnlyScan: {
+            const IndexOnlyScan* scan = castNode(IndexOnlyScan, plan);
+            foreign = walk(scan->indexqual) || walk(scan->recheckqual) || walk(scan->indexorderby) ||
+                      walk(scan->indextlist);
+            break;
+        }
+        case T_BitmapIndexScan:
+            foreign = walk(castNode(BitmapIndexScan, plan)->indexqual) ||
+                      walk(castNode(BitmapIndexScan, plan)->indexqualorig);
+            break;
+        case T_BitmapHeapScan:
+            foreign = walk(castNode(BitmapHeapScan, plan)->bitmapqualorig);
+            break;
+        case T_TidScan:
+            foreign = walk(castNode(TidScan, plan)->tidquals);
+            break;
+        case T_TidRangeScan:
+            foreign = walk(castNode(TidRangeScan, plan)->tidrangequals);
             break;
         case T_SubqueryScan:
-            if (plan_has_foreign_domain(castNode(SubqueryScan, plan)->subplan, found)) return true;
+            foreign = plan_has_foreign_domain(statement, castNode(SubqueryScan, plan)->subplan, found);
+            break;
+        case T_FunctionScan:
+            foreign = walk(castNode(FunctionScan, plan)->functions);
+            break;
+        case T_ValuesScan:
+            foreign = walk(castNode(ValuesScan, plan)->values_lists);
+            break;
+        case T_TableFuncScan:
+            foreign = walk(castNode(TableFuncScan, plan)->tablefunc);
+            break;
+        // fdw_private and custom_private are the module's own data, not expressions PostgreSQL runs.
+        case T_ForeignScan: {
+            const ForeignScan* scan = castNode(ForeignScan, plan);
+            foreign = walk(scan->fdw_exprs) || walk(scan->fdw_scan_tlist) || walk(scan->fdw_recheck_quals);
+            break;
+        }
+        case T_CustomScan: {
+            const CustomScan* scan = castNode(CustomScan, plan);
+            foreign = plans(scan->custom_plans) || walk(scan->custom_exprs) || walk(scan->custom_scan_tlist);
+            break;
+        }
+        case T_NestLoop: {
+            foreign = walk(castNode(NestLoop, plan)->join.joinqual);
+            const ListCell* cell;
+            foreach (cell, castNode(NestLoop, plan)->nestParams) {
+                if (!foreign) foreign = walk(lfirst_node(NestLoopParam, cell)->paramval);
+            }
+            break;
+        }
+        case T_MergeJoin:
+            foreign = walk(castNode(MergeJoin, plan)->join.joinqual) ||
+                      walk(castNode(MergeJoin, plan)->mergeclauses);
+            break;
+        case T_HashJoin: {
+            const HashJoin* join = castNode(HashJoin, plan);
+            foreign = walk(join->join.joinqual) || walk(join->hashclauses) || walk(join->hashkeys);
+            break;
+        }
+        case T_Memoize:
+            foreign = walk(castNode(Memoize, plan)->param_exprs);
+            break;
+        case T_Agg:
+            foreign = plans(castNode(Agg, plan)->chain);
+            break;
+        case T_WindowAgg: {
+            const WindowAgg* window = castNode(WindowAgg, plan);
+            foreign = walk(window->startOffset) || walk(window->endOffset) || walk(window->runCondition) ||
+                      walk(window->runConditionOrig);
+            break;
+        }
+        case T_Hash:
+            foreign = walk(castNode(Hash, plan)->hashkeys);
+            break;
+        case T_Limit:
+            foreign = walk(castNode(Limit, plan)->limitOffset) || walk(castNode(Limit, plan)->limitCount);
             break;
         default:
-            break;
+            *found = ForeignCode{"plan node", static_cast<Oid>(nodeTag(plan)), InvalidOid};
+            return true;
     }
-    return plan_has_foreign_domain(plan->lefttree, found) || plan_has_foreign_domain(plan->righttree, found);
+    return foreign || plan_has_foreign_domain(statement, plan->lefttree, found) ||
+           plan_has_foreign_domain(statement, plan->righttree, found);
 }
 
 bool statement_runs_foreign_code(const PlannedStmt* statement, ForeignCode* found) {
@@ -237,10 +387,13 @@ bool statement_runs_foreign_code(const PlannedStmt* statement, ForeignCode* foun
             foreign_relation(entry->relid, found))
             return true;
     }
-    if (plan_has_foreign_domain(statement->planTree, found)) return true;
-    foreach (cell, statement->subplans) {
-        if (plan_has_foreign_domain(static_cast<Plan*>(lfirst(cell)), found)) return true;
+    // The relations it writes: their triggers (whoever attached them) and partitions.
+    foreach (cell, statement->resultRelations) {
+        const RangeTblEntry* entry = rt_fetch(lfirst_int(cell), statement->rtable);
+        if (written_relation_runs_foreign_code(entry->relid, found)) return true;
     }
+    if (plan_has_foreign_domain(statement, statement->planTree, found)) return true;
+    if (plans_have_foreign_domain(statement, statement->subplans, found)) return true;
     return false;
 }
 
@@ -270,7 +423,7 @@ bool parameters_run_foreign_code(const Running& entry, ForeignCode* found) {
 }
 
 bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
-    if (foreign_relation(table, found)) return true;
+    if (written_relation_runs_foreign_code(table, found)) return true;
     // COPY FROM reads every column through its type's input function: domain constraints run.
     Relation relation = RelationIdGetRelation(table);
     if (relation == nullptr) return false;
@@ -281,6 +434,34 @@ bool copy_target_runs_foreign_code(Oid table, ForeignCode* found) {
     }
     RelationClose(relation);
     return foreign;
+}
+
+// TRUNCATE fires the TRUNCATE triggers (their WHEN clauses at its own level) of the relations it
+// names, their inheritors unless ONLY, and with CASCADE the tables referencing them, repeatedly.
+bool truncate_runs_foreign_code(const TruncateStmt* truncate, ForeignCode* found) {
+    List* relations = NIL;
+    ListCell* cell;
+    foreach (cell, truncate->relations) {
+        const RangeVar* named = lfirst_node(RangeVar, cell);
+        const Oid relation = RangeVarGetRelid(named, NoLock, true);
+        if (!OidIsValid(relation)) continue;
+        relations = named->inh
+                        ? list_concat_unique_oid(relations, find_all_inheritors(relation, NoLock, nullptr))
+                        : list_append_unique_oid(relations, relation);
+    }
+    while (truncate->behavior == DROP_CASCADE) {
+        List* added = list_difference_oid(heap_truncate_find_FKs(relations), relations);
+        if (added == NIL) break;
+        foreach (cell, added) {
+            relations =
+                list_concat_unique_oid(relations, find_all_inheritors(lfirst_oid(cell), NoLock, nullptr));
+        }
+    }
+    foreach (cell, relations) {
+        const Oid relation = lfirst_oid(cell);
+        if (foreign_relation(relation, found) || foreign_trigger_on(relation, found)) return true;
+    }
+    return false;
 }
 
 // An execution or utility started while no statement runs, other than the active portal's own
@@ -302,13 +483,49 @@ bool is_explain_analyze(const Node* statement) {
     return false;
 }
 
-// True if the statement writes a relation of a role the session does not trust.
-bool writes_foreign_relation(const PlannedStmt* statement) {
+// True if the relation has a trigger that is not internal (its author is looked up later), or is
+// partitioned (its partitions may have such triggers).
+bool may_have_foreign_trigger(Oid relation) {
+    Relation opened = RelationIdGetRelation(relation);
+    if (opened == nullptr) return false;
+    bool found = opened->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
+    const TriggerDesc* triggers = opened->trigdesc;
+    for (int i = 0; triggers != nullptr && i < triggers->numtriggers && !found; ++i) {
+        found = !triggers->triggers[i].tgisinternal && triggers->triggers[i].tgenabled != TRIGGER_DISABLED;
+    }
+    RelationClose(opened);
+    return found;
+}
+
+// A statement starting inside the running ones writes: their ends may fire the AFTER triggers it
+// queues (a cascaded foreign key action). Another role's table marks them now; a table with
+// triggers is noted, its triggers' authors asked only when a release asks.
+void note_nested_writes(const PlannedStmt* statement) {
     ListCell* cell;
     foreach (cell, statement->resultRelations) {
-        const RangeTblEntry* entry = rt_fetch(lfirst_int(cell), statement->rtable);
+        const Oid relation = rt_fetch(lfirst_int(cell), statement->rtable)->relid;
         ForeignCode found{};
-        if (foreign_relation(entry->relid, &found)) return true;
+        const bool foreign = foreign_relation(relation, &found);
+        if (!foreign && !may_have_foreign_trigger(relation)) continue;
+        for (int i = 0; i < running.size(); ++i) {
+            Running& entry = running[i];
+            if (foreign || entry.written_inside_count >= Running::kWrittenInside) {
+                entry.foreign_writes_inside = true;
+                continue;
+            }
+            bool noted = false;
+            for (int j = 0; j < entry.written_inside_count && !noted; ++j)
+                noted = entry.written_inside[j] == relation;
+            if (!noted) entry.written_inside[entry.written_inside_count++] = relation;
+        }
+    }
+}
+
+bool wrote_foreign_tables_inside(const Running& entry) {
+    if (entry.foreign_writes_inside) return true;
+    for (int i = 0; i < entry.written_inside_count; ++i) {
+        ForeignCode found{};
+        if (written_relation_runs_foreign_code(entry.written_inside[i], &found)) return true;
     }
     return false;
 }
@@ -324,17 +541,18 @@ int current_trigger_depth() {
 
 void enter_running_statement(const PlannedStmt* statement) {
     const bool writes = statement->commandType != CMD_SELECT || statement->hasModifyingCTE;
-    if (writes && running.size() > 0 && writes_foreign_relation(statement)) {
-        for (int i = 0; i < running.size(); ++i) running[i].foreign_writes_inside = true;
-    }
+    if (writes && running.size() > 0) note_nested_writes(statement);
     running.push(Running{statement,
                          InvalidOid,
+                         nullptr,
                          {},
                          0,
                          starts_outside_statement(statement),
                          current_trigger_depth(),
                          writes,
-                         false});
+                         false,
+                         {},
+                         0});
 }
 
 void leave_running_statement() { running.pop(); }
@@ -359,12 +577,15 @@ RunningUtility enter_running_utility(const PlannedStmt* statement) {
     if (entered.runs_code) {
         Running entry{nullptr,
                       copy_target,
+                      IsA(utility, TruncateStmt) ? castNode(TruncateStmt, utility) : nullptr,
                       {},
                       0,
                       starts_outside_statement(statement),
                       current_trigger_depth(),
                       OidIsValid(copy_target),
-                      false};
+                      false,
+                      {},
+                      0};
         if (IsA(utility, ExecuteStmt)) note_parameter_domains(castNode(ExecuteStmt, utility), &entry);
         running.push(entry);
     }
@@ -384,7 +605,8 @@ bool running_foreign_code(ForeignCode* found, int from_depth, const PlannedStmt*
         const bool foreign = entry.statement != nullptr ? statement_runs_foreign_code(entry.statement, found)
                              : OidIsValid(entry.copy_target)
                                  ? copy_target_runs_foreign_code(entry.copy_target, found)
-                                 : parameters_run_foreign_code(entry, found);
+                             : entry.truncate != nullptr ? truncate_runs_foreign_code(entry.truncate, found)
+                                                         : parameters_run_foreign_code(entry, found);
         if (foreign) return true;
     }
     return false;
@@ -394,8 +616,11 @@ bool trigger_fired_outside_its_statement() {
     for (int i = 0; i < running.size(); ++i) {
         const Running& entry = running[i];
         const int inner = i + 1 < running.size() ? running[i + 1].trigger_depth : current_trigger_depth();
-        const int fired_here = entry.fires_triggers && !entry.foreign_writes_inside ? 1 : 0;
-        if (inner - entry.trigger_depth > fired_here) return true;
+        // One level below a statement that fires its own triggers is its own trigger, unless a
+        // statement inside it queued AFTER triggers of a table it does not name.
+        const int fired = inner - entry.trigger_depth;
+        if (fired <= 0) continue;
+        if (fired > 1 || !entry.fires_triggers || wrote_foreign_tables_inside(entry)) return true;
     }
     return running.size() == 0 && current_trigger_depth() > 0;
 }

@@ -32,9 +32,11 @@ void leave_running_utility(const RunningUtility& entered);
 
 // Another role's object whose code a running statement may execute.
 struct ForeignCode {
-    const char* kind;  // "table", "view", "domain", ...
-    Oid object;
-    Oid owner;
+    const char* kind;               // "table", "view", "domain", "trigger", "plan node", "nested type"
+    Oid object;                     // the relation, domain or trigger (a plan node: its NodeTag)
+    Oid owner;                      // its owner; a trigger's author (InvalidOid: unknown)
+    Oid relation = InvalidOid;      // a trigger's table
+    const char* trigger = nullptr;  // a trigger's name
 };
 
 // True (and *found set) if a running statement touches an object of a role that is not trusted
