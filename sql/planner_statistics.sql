@@ -205,6 +205,29 @@ SELECT dp_count(1) FROM ps_mixed;
 SELECT epsilon_spent = :spent_before AS nothing_charged FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
+-- The owner of a table with row security (not forced) reads every row: planned with statistics
+-- (check_enable_rls says RLS_NONE_ENV for the owner; red team round 21).
+SET client_min_messages = warning;
+CREATE ROLE ps_owner;
+CREATE TABLE ps_owned (person int, v float8);
+INSERT INTO ps_owned SELECT g, g % 1000 FROM generate_series(1, 5000) g;
+INSERT INTO ps_owned VALUES (5001, 734521.7);
+ANALYZE ps_owned;
+ALTER TABLE ps_owned OWNER TO ps_owner;
+ALTER TABLE ps_owned ENABLE ROW LEVEL SECURITY;
+SELECT relation FROM pgdp.protect('ps_owned', 'person');
+RESET client_min_messages;
+CREATE FUNCTION ps_estimate(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    EXECUTE 'EXPLAIN ' || query INTO line;
+    RETURN substring(line FROM 'rows=([0-9]+)');
+END $$;
+SET SESSION AUTHORIZATION ps_owner;
+SELECT ps_estimate('SELECT * FROM ps_owned WHERE v > 734521') AS owner_estimate;
+RESET SESSION AUTHORIZATION;
+
 -- Bad input: clear errors, nothing changed.
 \set SHOW_CONTEXT never
 SELECT pgdp.set_planning_rows(NULL, 10);
@@ -225,12 +248,13 @@ SELECT relation, planning_rows FROM pgdp.protections WHERE relation::text LIKE '
 SELECT relation, planning_rows FROM pgdp.set_planning_rows('ps_a', NULL);
 
 SET client_min_messages = warning;
-DROP TABLE ps_a, ps_b, ps_regions, ps_parts, ps_queries, ps_mixed;
+DROP TABLE ps_a, ps_b, ps_regions, ps_parts, ps_queries, ps_mixed, ps_owned;
 DROP SERVER ps_files;
 DROP EXTENSION file_fdw;
 DROP FUNCTION ps_plan(text, text);
+DROP FUNCTION ps_estimate(text);
 SELECT pgdp.revoke_admin('ps_admin');
-DROP OWNED BY ps_admin, ps_analyst, ps_reader, ps_stranger;
+DROP OWNED BY ps_admin, ps_analyst, ps_reader, ps_stranger, ps_owner;
 DELETE FROM pgdp.budgets WHERE role::text LIKE 'ps\_%';
-DROP ROLE ps_admin, ps_analyst, ps_reader, ps_stranger;
+DROP ROLE ps_admin, ps_analyst, ps_reader, ps_stranger, ps_owner;
 RESET client_min_messages;

@@ -3,6 +3,7 @@
 
 extern "C" {
 #include "access/parallel.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_class.h"
 #include "executor/executor.h"
@@ -180,6 +181,23 @@ void refuse_explain_of_hidden_tables(const Request& request) {
     }
 }
 
+// Under SERIALIZABLE every scan records what it read as SIRead predicate locks, which pg_locks
+// shows to every role: for a plan over rows the session user may not read (DP-only access,
+// person-level plans), exactly which rows matched (red team round 21). Decided on the isolation
+// level and the plan, before anything runs or is charged.
+void refuse_predicate_locks_on_hidden_rows(const Request& request) {
+    if (!IsolationIsSerializable() || explain_only(request)) return;
+    const PlannedStmt* statement = request.query->plannedstmt;
+    if (!has_person_level_marks(statement) && !is_release_plan(statement)) return;
+    if (session_reads_every_table(statement)) return;
+    ereport(ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("pgdp releases over rows you may not read cannot run in a SERIALIZABLE transaction"),
+             errdetail("A serializable transaction records every row and index page its scans read as a "
+                       "predicate lock, which pg_locks shows: which rows matched the query."),
+             errhint("Run the release in a READ COMMITTED or REPEATABLE READ transaction.")));
+}
+
 void refuse_release_in_worker(const Request& request) {
     if (IsParallelWorker() && request.release != nullptr) refuse_in_parallel_worker(request.release);
 }
@@ -217,6 +235,7 @@ struct Refusal {
 constexpr Refusal kRefusals[] = {
     {kStart, true, refuse_lost_dp_access},                    // DP-only access revoked or changed
     {kStart, true, refuse_explain_of_hidden_tables},          // EXPLAIN over tables one may not read
+    {kStart, false, refuse_predicate_locks_on_hidden_rows},   // SERIALIZABLE: pg_locks shows rows read
     {kRelease, true, refuse_release_in_worker},               // final calls in a parallel worker
     {kAnswer | kRelease, false, refuse_in_citus_connection},  // a Citus-internal connection
     {kAnswer | kRelease, false, require_context},             // another role's code, maintenance

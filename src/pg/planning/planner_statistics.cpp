@@ -52,8 +52,9 @@ bool may_read(Oid relation, Oid role) {
     const AclResult result = pg_class_aclcheck_ext(relation, role, ACL_SELECT, &missing);
     if (missing) return true;  // dropped meanwhile: no rows to hide
     if (result != ACLCHECK_OK) return false;
-    // Row security that hides rows from the role: it may not read all of them.
-    return superuser_arg(role) || check_enable_rls(relation, role, true) == RLS_NONE;
+    // Row security that hides rows from the role: it may not read all of them (the owner of a table
+    // whose security is not forced, and roles with BYPASSRLS, read them all: RLS_NONE_ENV).
+    return superuser_arg(role) || check_enable_rls(relation, role, true) != RLS_ENABLED;
 }
 
 // The statement's user may read the relation, and so may the person at the prompt: the session
