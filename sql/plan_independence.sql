@@ -192,7 +192,8 @@ BEGIN
     SELECT generic_plans || '/' || custom_plans INTO counters FROM pg_prepared_statements WHERE name = 'pa_probe';
     BEGIN
         EXECUTE 'EXECUTE pa_probe' || coalesce('(' || nullif(args, '') || ')', '');
-        SELECT string_agg(pg_temp.pa_norm(l.relation::regclass::text) || ' ' || l.mode, ', ' ORDER BY 1)
+        SELECT string_agg(pg_temp.pa_norm(l.relation::regclass::text) || ' ' || l.mode, ', '
+                          ORDER BY pg_temp.pa_norm(l.relation::regclass::text) || ' ' || l.mode)
         INTO locks FROM pg_locks l
         WHERE l.pid = pg_backend_pid() AND l.locktype = 'relation' AND l.relation::regclass::text ~ '^pa_[abc](_|$)';
         RAISE EXCEPTION USING ERRCODE = 'PA000';
