@@ -496,6 +496,18 @@ void require_no_foreign_code(const char* aggregate_name, int from_depth, const P
                        "whose constraints would run in the statement."),
              errhint("Make the release in a statement of its own.")));
     }
+    if (std::strcmp(foreign.kind, "plan node") == 0) {
+        // A node type this build does not know (a later PostgreSQL major): fail closed.
+        ereport(
+            ERROR,
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+             errmsg("%s cannot be computed inside a statement whose plan pgdp cannot inspect",
+                    aggregate_name),
+             errdetail("The running statement's plan has a node of type %u, unknown to this build of pgdp; "
+                       "another role's code in it could not be ruled out.",
+                       foreign.object),
+             errhint("Make the release in a statement of its own.")));
+    }
     const char* name = foreign.kind[0] == 'd' ? format_type_be(foreign.object) : get_rel_name(foreign.object);
     ereport(
         ERROR,
