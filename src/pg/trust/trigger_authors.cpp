@@ -154,6 +154,32 @@ TriggerAuthor author_of_row(Oid trigger, const TriggerRow& row, int depth) {
     return TriggerAuthor{InvalidOid, "unknown", false};
 }
 
+// SPI as the owner of pgdp's table `table`, with only pg_catalog on the search path: the creator
+// may not be allowed to write it. An error ends the transaction, which undoes both.
+struct CatalogWriter {
+    Oid saved_user;
+    int saved_context;
+    int nest_level;
+};
+
+CatalogWriter begin_catalog_write(Oid table) {
+    CatalogWriter writer{InvalidOid, 0, 0};
+    GetUserIdAndSecContext(&writer.saved_user, &writer.saved_context);
+    SetUserIdAndSecContext(relation_owner(table), writer.saved_context | SECURITY_LOCAL_USERID_CHANGE |
+                                                      SECURITY_RESTRICTED_OPERATION);
+    writer.nest_level = NewGUCNestLevel();
+    (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+                            true, 0, false);
+    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp: SPI_connect failed");
+    return writer;
+}
+
+void end_catalog_write(const CatalogWriter& writer) {
+    SPI_finish();
+    AtEOXact_GUC(true, writer.nest_level);
+    SetUserIdAndSecContext(writer.saved_user, writer.saved_context);
+}
+
 // Writes (or replaces) the record of `trigger` as pgdp's table's owner: the creator may not be
 // allowed to write it. Inside the caller's transaction, so it goes with the trigger if that rolls
 // back. Only pg_catalog is looked up while the owner's rights are in force. Rows left for the same
@@ -163,16 +189,7 @@ TriggerAuthor author_of_row(Oid trigger, const TriggerRow& row, int depth) {
 // removed.
 void write_record(Oid table, Oid trigger, Oid relation, const char* name, Oid creator, const char* how,
                   bool take_restored) {
-    const Oid owner = relation_owner(table);
-    Oid saved_user = InvalidOid;
-    int saved_context = 0;
-    GetUserIdAndSecContext(&saved_user, &saved_context);
-    SetUserIdAndSecContext(owner,
-                           saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-    const int nest_level = NewGUCNestLevel();
-    (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-                            true, 0, false);
-    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp: SPI_connect failed");
+    const CatalogWriter writer = begin_catalog_write(table);
     Oid key_types[3] = {OIDOID, OIDOID, NAMEOID};
     Datum key[3] = {ObjectIdGetDatum(trigger), ObjectIdGetDatum(relation),
                     DirectFunctionCall1(namein, CStringGetDatum(name))};
@@ -213,23 +230,12 @@ void write_record(Oid table, Oid trigger, Oid relation, const char* name, Oid cr
             5, types, values, nullptr, false, 0) != SPI_OK_INSERT) {
         elog(ERROR, "pgdp: recording the trigger's creator failed");
     }
-    SPI_finish();
-    AtEOXact_GUC(true, nest_level);
-    SetUserIdAndSecContext(saved_user, saved_context);
+    end_catalog_write(writer);
 }
 
 // ALTER TRIGGER ... RENAME: the record follows the trigger (it is checked against the name).
 void rename_record(Oid table, Oid trigger, Oid relation, const char* old_name, const char* new_name) {
-    const Oid owner = relation_owner(table);
-    Oid saved_user = InvalidOid;
-    int saved_context = 0;
-    GetUserIdAndSecContext(&saved_user, &saved_context);
-    SetUserIdAndSecContext(owner,
-                           saved_context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-    const int nest_level = NewGUCNestLevel();
-    (void)set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-                            true, 0, false);
-    if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pgdp: SPI_connect failed");
+    const CatalogWriter writer = begin_catalog_write(table);
     Oid types[4] = {OIDOID, OIDOID, NAMEOID, NAMEOID};
     Datum values[4] = {ObjectIdGetDatum(trigger), ObjectIdGetDatum(relation),
                        DirectFunctionCall1(namein, CStringGetDatum(old_name)),
@@ -241,9 +247,7 @@ void rename_record(Oid table, Oid trigger, Oid relation, const char* old_name, c
             4, types, values, nullptr, false, 0) != SPI_OK_UPDATE) {
         elog(ERROR, "pgdp: renaming the trigger's record failed");
     }
-    SPI_finish();
-    AtEOXact_GUC(true, nest_level);
-    SetUserIdAndSecContext(saved_user, saved_context);
+    end_catalog_write(writer);
 }
 
 }  // namespace
