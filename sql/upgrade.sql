@@ -151,7 +151,7 @@ SELECT kind, count(*) AS rows FROM catalog_fresh GROUP BY kind ORDER BY kind;
 UNION ALL
 (SELECT 'only fresh', * FROM catalog_fresh EXCEPT ALL SELECT 'only fresh', * FROM catalog_updated)
 ORDER BY 2, 3, 1;
--- The same from 0.5, 0.6, 0.7, 0.8, 0.9, 0.10, 0.11, 0.12, 0.13 and 0.14 (the previous releases; 0.4 above went through all): no difference.
+-- The same from 0.5, 0.6, 0.7, 0.8, 0.9, 0.10, 0.11, 0.12, 0.13, 0.14 and 0.15 (the previous releases; 0.4 above went through all): no difference.
 DROP EXTENSION pgdp;
 CREATE EXTENSION pgdp VERSION '0.5';
 ALTER EXTENSION pgdp UPDATE;
@@ -249,6 +249,16 @@ CREATE TEMP TABLE catalog_updated_014 AS SELECT * FROM pgdp_catalog;
 (SELECT 'only updated' AS side, * FROM catalog_updated_014 EXCEPT ALL SELECT 'only updated', * FROM catalog_fresh)
 UNION ALL
 (SELECT 'only fresh', * FROM catalog_fresh EXCEPT ALL SELECT 'only fresh', * FROM catalog_updated_014)
+ORDER BY 2, 3, 1;
+
+DROP EXTENSION pgdp;
+CREATE EXTENSION pgdp VERSION '0.15';
+ALTER EXTENSION pgdp UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'pgdp';
+CREATE TEMP TABLE catalog_updated_015 AS SELECT * FROM pgdp_catalog;
+(SELECT 'only updated' AS side, * FROM catalog_updated_015 EXCEPT ALL SELECT 'only updated', * FROM catalog_fresh)
+UNION ALL
+(SELECT 'only fresh', * FROM catalog_fresh EXCEPT ALL SELECT 'only fresh', * FROM catalog_updated_015)
 ORDER BY 2, 3, 1;
 
 -- ---------------------------------------------------------------------------------------------
