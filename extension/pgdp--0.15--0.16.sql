@@ -1117,3 +1117,35 @@ CREATE OR REPLACE AGGREGATE dp_quantiles(value float8, q float8[], epsilon float
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
+
+-- ---------------------------------------------------------------------------------------------
+-- The analyst's catalog (issue 34 part 7): pgdp.my_relations and pgdp.my_columns, as in
+-- extension/pgdp.sql.in.
+CREATE VIEW pgdp.my_relations WITH (security_barrier) AS
+SELECT r.relation, r.kind, r.access, r.privacy_unit, r.privacy_unit_kind, r.max_groups_contributed, r.rows_per_unit,
+       r.planning_rows, coalesce(e.policy, 'none') AS refresh_policy, e.refresh_interval, g.cache_group
+FROM (SELECT p.relation, 'protected'::text AS kind,
+             CASE WHEN pg_catalog.has_any_column_privilege(p.relation::oid, 'SELECT') THEN 'select' ELSE 'dp_only' END
+                 AS access,
+             p.privacy_unit, p.privacy_unit_kind, p.max_groups_contributed, p.rows_per_unit, p.planning_rows
+      FROM pgdp.protected_relations p JOIN pg_catalog.pg_class c ON c.oid = p.relation
+      WHERE pg_catalog.has_any_column_privilege(p.relation::oid, 'SELECT')
+         OR EXISTS (SELECT FROM pgdp.access_grants a WHERE a.relation = p.relation AND a.role = current_user::regrole)
+      UNION ALL
+      SELECT u.relation, 'public', 'select', NULL, NULL, NULL, NULL, NULL
+      FROM pgdp.public_relations u JOIN pg_catalog.pg_class c ON c.oid = u.relation
+      WHERE pg_catalog.has_any_column_privilege(u.relation::oid, 'SELECT')) r
+LEFT JOIN pgdp.data_epochs e ON e.relation = r.relation
+LEFT JOIN pgdp.cache_groups g ON g.role = session_user::regrole;
+COMMENT ON VIEW pgdp.my_relations IS
+    'The protected relations the current role may release over (access dp_only: releases only; select: it also reads the rows) with their privacy unit, its kind, max_groups_contributed, rows_per_unit and planning size, and the public relations it can read (group keys); refresh_policy of the release cache (none: not cached) and the session user''s cache group.';
+
+CREATE VIEW pgdp.my_columns WITH (security_barrier) AS
+SELECT m.relation, a.attnum AS position, a.attname AS column_name,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) AS data_type, a.attnotnull AS not_null,
+       a.attname IS NOT DISTINCT FROM m.privacy_unit AS privacy_unit
+FROM pgdp.my_relations m JOIN pg_catalog.pg_attribute a ON a.attrelid = m.relation
+WHERE a.attnum > 0 AND NOT a.attisdropped;
+COMMENT ON VIEW pgdp.my_columns IS
+    'The columns of the relations of pgdp.my_relations (position as information_schema.columns.ordinal_position), also of those under DP-only access, which information_schema does not show.';
+GRANT SELECT ON pgdp.my_relations, pgdp.my_columns TO PUBLIC;
