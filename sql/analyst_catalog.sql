@@ -133,6 +133,31 @@ SELECT count(*) AS columns FROM pgdp.my_columns;
 SELECT count(*) FROM catalog_orders;
 RESET SESSION AUTHORIZATION;
 
+-- Column privileges stay PostgreSQL's to honour. With SELECT on region, catalog_dp reads that
+-- column (and count(*), for which any column privilege suffices), so pgdp.my_relations says
+-- select (DP-only access protects nothing more); a read of another column is refused, with the hint.
+GRANT SELECT (region) ON catalog_orders TO catalog_dp;
+SET SESSION AUTHORIZATION catalog_dp;
+SELECT region, count(*) AS rows FROM catalog_orders GROUP BY region ORDER BY region;
+SELECT count(*) FROM catalog_orders;
+SELECT region, amount FROM catalog_orders LIMIT 1;
+SELECT relation, access FROM pgdp.my_relations WHERE kind = 'protected';
+RESET SESSION AUTHORIZATION;
+REVOKE SELECT (region) ON catalog_orders FROM catalog_dp;
+
+-- A partitioned relation: listed by its root; a partition read directly is refused with the hint
+-- (the grant is on the root, which covers every partition).
+SET client_min_messages = warning;
+CREATE TABLE catalog_events (person int, day int) PARTITION BY RANGE (day);
+CREATE TABLE catalog_events_early PARTITION OF catalog_events FOR VALUES FROM (0) TO (100);
+SELECT relation FROM pgdp.protect('catalog_events', 'person');
+SELECT relation FROM pgdp.grant_access('catalog_events', 'catalog_dp');
+RESET client_min_messages;
+SET SESSION AUTHORIZATION catalog_dp;
+SELECT relation, kind, access, privacy_unit FROM pgdp.my_relations ORDER BY relation::text;
+SELECT * FROM catalog_events_early;
+RESET SESSION AUTHORIZATION;
+
 -- A revoked grant takes the relation out of the DP-only analyst's catalog, and the hint with it.
 SELECT pgdp.revoke_access('catalog_orders', 'catalog_dp');
 SET SESSION AUTHORIZATION catalog_dp;
@@ -141,7 +166,7 @@ SELECT count(*) FROM catalog_orders;
 RESET SESSION AUTHORIZATION;
 
 SET client_min_messages = warning;
-DROP TABLE catalog_orders, catalog_regions, catalog_visits;
+DROP TABLE catalog_orders, catalog_regions, catalog_visits, catalog_events;
 SELECT pgdp.set_cache_group('catalog_dp', NULL);
 DELETE FROM pgdp.budgets WHERE role = 'catalog_dp'::regrole;
 DROP OWNED BY catalog_dp, catalog_reader, catalog_nobody;

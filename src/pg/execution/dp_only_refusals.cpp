@@ -44,10 +44,14 @@ bool others_refused(const compat::Permission* permission, Oid user) {
     return others != 0 && pg_class_aclmask(permission->relid, user, others, ACLMASK_ALL) != others;
 }
 
-bool has_dp_only_access(Oid relation, Oid user) {
+// The protected root whose DP-only grant covers `relation` for `user` (itself, or the root of a
+// partition or inheritance child), or InvalidOid.
+Oid dp_only_root(Oid relation, Oid user) {
     const ProtectionCatalog catalog = read_protection_catalog(nullptr);
     Protection protection;
-    return find_protection(catalog, relation, &protection) && has_access_grant(protection.root, user);
+    if (!find_protection(catalog, relation, &protection) || !has_access_grant(protection.root, user))
+        return InvalidOid;
+    return protection.root;
 }
 
 }  // namespace
@@ -62,16 +66,22 @@ void refuse_reads_under_dp_only_access(const PlannedStmt* statement) {
         if (!select && !others_refused(permission, user)) continue;
         // The first relation PostgreSQL refuses: ours to explain only if it is a SELECT refused
         // under DP-only access.
-        if (!select || !has_dp_only_access(permission->relid, user)) return;
+        if (!select) return;
+        const Oid root = dp_only_root(permission->relid, user);
+        if (!OidIsValid(root)) return;
         const char* name = get_rel_name(permission->relid);
+        const char* granted = get_rel_name(root);
+        if (name == nullptr) name = "?";
+        if (granted == nullptr) granted = "?";
+        // A partition or inheritance child: the grant is on its protected root.
+        const char* part = root == permission->relid ? "" : psprintf(" (%s is part of it)", name);
         ereport(
             ERROR,
-            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-             errmsg("permission denied for table %s", name != nullptr ? name : "?"),
-             errhint("You have DP-only access to %s: it answers pgdp's aggregates only (count(*): dp_count; "
-                     "sum, avg: dp_sum, dp_mean; min, max: dp_quantile, dp_median), never rows or window "
-                     "functions. pgdp.my_relations and pgdp.my_columns describe it.",
-                     name != nullptr ? name : "it")));
+            (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied for table %s", name),
+             errhint("You have DP-only access to %s%s: it answers pgdp's aggregates only (count(*): "
+                     "dp_count; sum, avg: dp_sum, dp_mean; min, max: dp_quantile, dp_median), never rows or "
+                     "window functions. pgdp.my_relations and pgdp.my_columns describe it.",
+                     granted, part)));
     }
 }
 
