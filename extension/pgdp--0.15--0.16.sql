@@ -1,3 +1,1151 @@
 -- pgdp 0.15 -> 0.16 (ALTER EXTENSION pgdp UPDATE TO '0.16'). Each part of the work that adds or
 -- changes objects in 0.16 keeps its own block below.
 \echo Use "ALTER EXTENSION pgdp UPDATE TO '0.16'" to load this file. \quit
+
+-- ---------------------------------------------------------------------------------------------
+-- Argument names on every aggregate (issue 34 part 6: \da and \df show value, lower, upper, q,
+-- bins, epsilon, delta, mechanism, min_units, alpha). PostgreSQL lets CREATE OR REPLACE name a
+-- parameter that had no name (it refuses only to change a name); everything else is as in 0.15.
+-- Written by scripts/install-script.sh (its aggregates, CREATE becoming CREATE OR REPLACE).
+CREATE OR REPLACE AGGREGATE dp_sum(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int2, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int2, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int2, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int2, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float4, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count(epsilon float8) (
+    SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_count_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count_ci(epsilon float8, alpha float8) (
+    SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count(epsilon float8, delta float8) (
+    SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_count_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count_ci(epsilon float8, delta float8, alpha float8) (
+    SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count(epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_count_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count_ci(epsilon float8, delta float8, mechanism text, alpha float8) (
+    SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_groups(epsilon float8, delta float8) (
+    SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_groups_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_groups(epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_groups_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_groups(epsilon float8, delta float8, mechanism text, min_units int8) (
+    SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_groups_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_histogram(value float8, lower float8, upper float8, bins int4, epsilon float8) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_histogram(value float8, lower float8, upper float8, bins int4, epsilon float8, delta float8) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_histogram(value float8, lower float8, upper float8, bins int4, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
+    DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantile(value float8, lower float8, upper float8, q float8, epsilon float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantiles(value float8, lower float8, upper float8, q float8[], epsilon float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_median(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantile(value float8, lower float8, upper float8, q float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantiles(value float8, lower float8, upper float8, q float8[], epsilon float8, delta float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_median(value float8, lower float8, upper float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantile(value float8, lower float8, upper float8, q float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantiles(value float8, lower float8, upper float8, q float8[], epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_median(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
+    DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count_distinct(value anyelement, epsilon float8) (
+    SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count_distinct(value anyelement, epsilon float8, delta float8) (
+    SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_count_distinct(value anyelement, epsilon float8, delta float8, mechanism text) (
+    SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
+    STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
+    DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int2, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int2, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int2, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int2, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int2, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int2, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int2, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int2, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value int8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value int8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value int8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value int8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float4, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float4, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value numeric, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value numeric, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value numeric, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value numeric, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_sum(value numeric, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_mean(value numeric, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_variance(value numeric, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_stddev(value numeric, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_median(value float8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantile(value float8, q float8, epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantiles(value float8, q float8[], epsilon float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8_array,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_median(value float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantile(value float8, q float8, epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dp_quantiles(value float8, q float8[], epsilon float8, delta float8) (
+    SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8_array,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+
+-- ---------------------------------------------------------------------------------------------
+-- The analyst's catalog (issue 34 part 7): pgdp.my_relations and pgdp.my_columns, as in
+-- extension/pgdp.sql.in.
+CREATE VIEW pgdp.my_relations WITH (security_barrier) AS
+SELECT r.relation, r.kind, r.access, r.privacy_unit, r.privacy_unit_kind, r.max_groups_contributed, r.rows_per_unit,
+       r.planning_rows, coalesce(e.policy, 'none') AS refresh_policy, e.refresh_interval, g.cache_group
+FROM (SELECT p.relation, 'protected'::text AS kind,
+             CASE WHEN pg_catalog.has_any_column_privilege(p.relation::oid, 'SELECT') THEN 'select' ELSE 'dp_only' END
+                 AS access,
+             p.privacy_unit, p.privacy_unit_kind, p.max_groups_contributed, p.rows_per_unit, p.planning_rows
+      FROM pgdp.protected_relations p JOIN pg_catalog.pg_class c ON c.oid = p.relation
+      WHERE pg_catalog.has_any_column_privilege(p.relation::oid, 'SELECT')
+         OR EXISTS (SELECT FROM pgdp.access_grants a WHERE a.relation = p.relation AND a.role = current_user::regrole)
+      UNION ALL
+      SELECT u.relation, 'public', 'select', NULL, NULL, NULL, NULL, NULL
+      FROM pgdp.public_relations u JOIN pg_catalog.pg_class c ON c.oid = u.relation
+      WHERE pg_catalog.has_any_column_privilege(u.relation::oid, 'SELECT')) r
+LEFT JOIN pgdp.data_epochs e ON e.relation = r.relation
+LEFT JOIN pgdp.cache_groups g ON g.role = session_user::regrole;
+COMMENT ON VIEW pgdp.my_relations IS
+    'The protected relations the current role may release over (access dp_only: releases only; select: it also reads the rows) with their privacy unit, its kind, max_groups_contributed, rows_per_unit and planning size, and the public relations it can read (group keys); refresh_policy of the release cache (none: not cached) and the session user''s cache group.';
+
+CREATE VIEW pgdp.my_columns WITH (security_barrier) AS
+SELECT m.relation, a.attnum AS position, a.attname AS column_name,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) AS data_type, a.attnotnull AS not_null,
+       a.attname IS NOT DISTINCT FROM m.privacy_unit AS privacy_unit
+FROM pgdp.my_relations m JOIN pg_catalog.pg_attribute a ON a.attrelid = m.relation
+WHERE a.attnum > 0 AND NOT a.attisdropped;
+COMMENT ON VIEW pgdp.my_columns IS
+    'The columns of the relations of pgdp.my_relations (position as information_schema.columns.ordinal_position), also of those under DP-only access, which information_schema does not show.';
+GRANT SELECT ON pgdp.my_relations, pgdp.my_columns TO PUBLIC;

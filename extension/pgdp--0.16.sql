@@ -261,168 +261,168 @@ AS 'MODULE_PATHNAME', 'pgdp_count_transfn' LANGUAGE C PARALLEL SAFE;
 -- return a dp_release. dp_count and dp_count_ci take no value: (epsilon [, delta [, mechanism]]).
 
 -- int2 values
-CREATE AGGREGATE dp_sum(int2, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int2, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int2, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int2, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int2, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int2, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int2, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int2, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int2, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int2, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int2, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int2, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int2, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int2, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int2, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int2, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int2, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int2, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(int2, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int2, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int2, float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int2, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int2, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int2, float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int2, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int2, float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int2, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int2, float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int2, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int2, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int2, float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int2, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int2, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int2, float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(int2, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_sum(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int2, float8, float8, float8, float8, text) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int2, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_mean(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int2, float8, float8, float8, float8, text) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int2, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int2, float8, float8, float8, float8, text, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int2, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int2, float8, float8, float8, float8, text, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int2, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_variance(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int2, float8, float8, float8, float8, text) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int2, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_stddev(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int2, float8, float8, float8, float8, text) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8, float8, text, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -431,168 +431,168 @@ COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, text, fl
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
 
 -- int4 values
-CREATE AGGREGATE dp_sum(int4, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int4, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int4, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int4, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int4, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int4, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int4, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int4, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int4, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int4, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(int4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int4, float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int4, float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int4, float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int4, float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int4, float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int4, float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(int4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int4, float8, float8, float8, float8, text) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_mean(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int4, float8, float8, float8, float8, text) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int4, float8, float8, float8, float8, text, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int4, float8, float8, float8, float8, text, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_variance(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int4, float8, float8, float8, float8, text) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_stddev(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int4, float8, float8, float8, float8, text) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8, float8, text, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -601,168 +601,168 @@ COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, text, fl
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
 
 -- int8 values
-CREATE AGGREGATE dp_sum(int8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(int8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int8, float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int8, float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int8, float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int8, float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int8, float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int8, float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(int8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int8, float8, float8, float8, float8, text) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(int8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_mean(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int8, float8, float8, float8, float8, text) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(int8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(int8, float8, float8, float8, float8, text, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(int8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(int8, float8, float8, float8, float8, text, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(int8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_variance(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int8, float8, float8, float8, float8, text) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(int8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_stddev(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int8, float8, float8, float8, float8, text) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8, float8, text, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -771,168 +771,168 @@ COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, text, fl
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
 
 -- float4 values
-CREATE AGGREGATE dp_sum(float4, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float4, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(float4, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value float4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float4, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(float4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(float4, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(float4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(float4, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(float4, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value float4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float4, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(float4, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value float4, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float4, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(float4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(float4, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(float4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float4, float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(float4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value float4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float4, float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(float4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(float4, float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(float4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(float4, float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(float4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value float4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float4, float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(float4, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value float4, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float4, float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(float4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float4, float8, float8, float8, float8, text) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(float4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_mean(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float4, float8, float8, float8, float8, text) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(float4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(float4, float8, float8, float8, float8, text, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(float4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(float4, float8, float8, float8, float8, text, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(float4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_variance(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float4, float8, float8, float8, float8, text) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(float4, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_stddev(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float4, float8, float8, float8, float8, text) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8, float8, text, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -941,168 +941,168 @@ COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, text, 
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
 
 -- float8 values
-CREATE AGGREGATE dp_sum(float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value float8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value float8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value float8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float8, float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value float8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float8, float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(float8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(float8, float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(float8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(float8, float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value float8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float8, float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value float8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float8, float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(float8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float8, float8, float8, float8, float8, text) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(float8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_mean(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float8, float8, float8, float8, float8, text) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(float8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(float8, float8, float8, float8, float8, text, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(float8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(float8, float8, float8, float8, float8, text, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(float8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_variance(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float8, float8, float8, float8, float8, text) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(float8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_stddev(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float8, float8, float8, float8, float8, text) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8, float8, text, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -1111,168 +1111,168 @@ COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, text, 
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
 
 -- numeric values
-CREATE AGGREGATE dp_sum(numeric, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(numeric, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(numeric, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value numeric, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(numeric, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(numeric, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(numeric, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(numeric, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(numeric, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(numeric, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value numeric, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(numeric, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(numeric, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value numeric, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(numeric, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(numeric, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(numeric, float8, float8, float8, float8) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(numeric, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(numeric, float8, float8, float8, float8) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(numeric, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(numeric, float8, float8, float8, float8, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(numeric, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(numeric, float8, float8, float8, float8, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(numeric, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(numeric, float8, float8, float8, float8) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(numeric, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value numeric, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8, float8, float8) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_sum(numeric, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_sum_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(numeric, float8, float8, float8, float8, text) IS
     'Differentially private sum of values clamped to [lower, upper]; sensitivity max(|lower|, |upper|).';
-CREATE AGGREGATE dp_mean(numeric, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_mean(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_mean_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(numeric, float8, float8, float8, float8, text) IS
     'Differentially private mean of values clamped to [lower, upper]; half the budget on the centred sum, half on the count.';
-CREATE AGGREGATE dp_sum_ci(numeric, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum_ci(numeric, float8, float8, float8, float8, text, float8) IS
     'dp_sum with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_mean_ci(numeric, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean_ci(numeric, float8, float8, float8, float8, text, float8) IS
     'dp_mean with its (1 - alpha) interval (union bound over sum and count) and noise scale.';
-CREATE AGGREGATE dp_variance(numeric, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_variance(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_variance_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(numeric, float8, float8, float8, float8, text) IS
     'Differentially private population variance of values clamped to [lower, upper], in [0, (upper - lower)^2/4]; epsilon split 1 : 2^(2/3) : 1 over the centred sum of squares, the centred sum and the count.';
-CREATE AGGREGATE dp_stddev(numeric, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_stddev(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_clamped_transfn, FINALFUNC = pgdp_stddev_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8, float8, float8, text) IS
     'Differentially private population standard deviation of values clamped to [lower, upper] (the square root of dp_variance), in [0, (upper - lower)/2].';
-CREATE AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8, float8, text, float8) IS
     'dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
-CREATE AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -1281,42 +1281,42 @@ COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text,
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
 
 -- dp_count
-CREATE AGGREGATE dp_count(float8) (
+CREATE AGGREGATE dp_count(epsilon float8) (
     SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_count_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count(float8) IS
     'Differentially private count of the rows of the group; sensitivity 1.';
-CREATE AGGREGATE dp_count_ci(float8, alpha float8) (
+CREATE AGGREGATE dp_count_ci(epsilon float8, alpha float8) (
     SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count_ci(float8, float8) IS
     'dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_count(float8, float8) (
+CREATE AGGREGATE dp_count(epsilon float8, delta float8) (
     SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_count_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count(float8, float8) IS
     'Differentially private count of the rows of the group; sensitivity 1.';
-CREATE AGGREGATE dp_count_ci(float8, float8, alpha float8) (
+CREATE AGGREGATE dp_count_ci(epsilon float8, delta float8, alpha float8) (
     SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count_ci(float8, float8, float8) IS
     'dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.';
-CREATE AGGREGATE dp_count(float8, float8, text) (
+CREATE AGGREGATE dp_count(epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_count_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count(float8, float8, text) IS
     'Differentially private count of the rows of the group; sensitivity 1.';
-CREATE AGGREGATE dp_count_ci(float8, float8, text, alpha float8) (
+CREATE AGGREGATE dp_count_ci(epsilon float8, delta float8, mechanism text, alpha float8) (
     SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -1325,21 +1325,21 @@ COMMENT ON AGGREGATE dp_count_ci(float8, float8, text, float8) IS
     'dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.';
 
 -- dp_groups: private group selection, (epsilon, delta [, mechanism [, min_units]])
-CREATE AGGREGATE dp_groups(float8, float8) (
+CREATE AGGREGATE dp_groups(epsilon float8, delta float8) (
     SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_groups_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_groups(float8, float8) IS
     'Private group selection (HAVING dp_groups(...)): true if the group may be released, decided from its number of privacy units.';
-CREATE AGGREGATE dp_groups(float8, float8, text) (
+CREATE AGGREGATE dp_groups(epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_groups_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_groups(float8, float8, text) IS
     'Private group selection (HAVING dp_groups(...)): true if the group may be released, decided from its number of privacy units.';
-CREATE AGGREGATE dp_groups(float8, float8, text, int8) (
+CREATE AGGREGATE dp_groups(epsilon float8, delta float8, mechanism text, min_units int8) (
     SFUNC = pgdp_count_transfn, FINALFUNC = pgdp_groups_final,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -1354,21 +1354,21 @@ CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, f
 AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_histogram_transfn(internal, float8, float8, float8, int4, float8, float8, text) RETURNS internal
 AS 'MODULE_PATHNAME', 'pgdp_histogram_transfn' LANGUAGE C PARALLEL SAFE;
-CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8) (
+CREATE AGGREGATE dp_histogram(value float8, lower float8, upper float8, bins int4, epsilon float8) (
     SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
     DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8) IS
     'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
-CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8) (
+CREATE AGGREGATE dp_histogram(value float8, lower float8, upper float8, bins int4, epsilon float8, delta float8) (
     SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
     DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8) IS
     'Differentially private histogram: the counts of bins equal-width bins over [lower, upper) and of the values below lower and from upper on, one release; sensitivity 1 per row.';
-CREATE AGGREGATE dp_histogram(float8, float8, float8, int4, float8, float8, text) (
+CREATE AGGREGATE dp_histogram(value float8, lower float8, upper float8, bins int4, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_histogram_transfn, FINALFUNC = pgdp_histogram_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
@@ -1393,63 +1393,63 @@ CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8[]
 AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_quantile_transfn(internal, float8, float8, float8, float8, float8, text) RETURNS internal
 AS 'MODULE_PATHNAME', 'pgdp_quantile_transfn' LANGUAGE C PARALLEL SAFE;
-CREATE AGGREGATE dp_quantile(float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_quantile(value float8, lower float8, upper float8, q float8, epsilon float8) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8, float8) IS
     'Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).';
-CREATE AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8) (
+CREATE AGGREGATE dp_quantiles(value float8, lower float8, upper float8, q float8[], epsilon float8) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8) IS
     'Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.';
-CREATE AGGREGATE dp_median(float8, float8, float8, float8) (
+CREATE AGGREGATE dp_median(value float8, lower float8, upper float8, epsilon float8) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_median(float8, float8, float8, float8) IS
     'Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.';
-CREATE AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_quantile(value float8, lower float8, upper float8, q float8, epsilon float8, delta float8) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8) IS
     'Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).';
-CREATE AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8) (
+CREATE AGGREGATE dp_quantiles(value float8, lower float8, upper float8, q float8[], epsilon float8, delta float8) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8) IS
     'Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.';
-CREATE AGGREGATE dp_median(float8, float8, float8, float8, float8) (
+CREATE AGGREGATE dp_median(value float8, lower float8, upper float8, epsilon float8, delta float8) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_median(float8, float8, float8, float8, float8) IS
     'Differentially private median of values clamped to [lower, upper], from a noisy quantile tree.';
-CREATE AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_quantile(value float8, lower float8, upper float8, q float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantile_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8, float8, float8, text) IS
     'Differentially private quantile of values clamped to [lower, upper] (q in [0, 1]), from a noisy quantile tree (branching 16, height 4).';
-CREATE AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8, text) (
+CREATE AGGREGATE dp_quantiles(value float8, lower float8, upper float8, q float8[], epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_quantiles_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
     DESERIALFUNC = pgdp_quantile_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantiles(float8, float8, float8, float8[], float8, float8, text) IS
     'Differentially private quantiles of values clamped to [lower, upper], one per level of q, all from one noisy quantile tree: one release.';
-CREATE AGGREGATE dp_median(float8, float8, float8, float8, float8, text) (
+CREATE AGGREGATE dp_median(value float8, lower float8, upper float8, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_quantile_transfn, FINALFUNC = pgdp_median_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_quantile_combine, SERIALFUNC = pgdp_quantile_serialize,
@@ -1464,21 +1464,21 @@ CREATE FUNCTION pgdp_count_distinct_transfn(internal, anyelement, float8, float8
 AS 'MODULE_PATHNAME', 'pgdp_count_distinct_transfn' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_count_distinct_transfn(internal, anyelement, float8, float8, text) RETURNS internal
 AS 'MODULE_PATHNAME', 'pgdp_count_distinct_transfn' LANGUAGE C PARALLEL SAFE;
-CREATE AGGREGATE dp_count_distinct(anyelement, float8) (
+CREATE AGGREGATE dp_count_distinct(value anyelement, epsilon float8) (
     SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
     DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count_distinct(anyelement, float8) IS
     'Differentially private number of distinct non-NULL values (count(DISTINCT value)); sensitivity 1 per row.';
-CREATE AGGREGATE dp_count_distinct(anyelement, float8, float8) (
+CREATE AGGREGATE dp_count_distinct(value anyelement, epsilon float8, delta float8) (
     SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
     DESERIALFUNC = pgdp_count_distinct_deserialize, PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count_distinct(anyelement, float8, float8) IS
     'Differentially private number of distinct non-NULL values (count(DISTINCT value)); sensitivity 1 per row.';
-CREATE AGGREGATE dp_count_distinct(anyelement, float8, float8, text) (
+CREATE AGGREGATE dp_count_distinct(value anyelement, epsilon float8, delta float8, mechanism text) (
     SFUNC = pgdp_count_distinct_transfn, FINALFUNC = pgdp_count_distinct_final,
     STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_count_distinct_combine, SERIALFUNC = pgdp_count_distinct_serialize,
@@ -1508,378 +1508,378 @@ CREATE FUNCTION pgdp_omitted_bounds_transfn(internal, "any", float8[], float8) R
 AS 'MODULE_PATHNAME', 'pgdp_omitted_bounds_transfn' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_omitted_bounds_transfn(internal, "any", float8[], float8, float8) RETURNS internal
 AS 'MODULE_PATHNAME', 'pgdp_omitted_bounds_transfn' LANGUAGE C PARALLEL SAFE;
-CREATE AGGREGATE dp_sum(int2, float8) (
+CREATE AGGREGATE dp_sum(value int2, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int2, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(int2, float8) (
+CREATE AGGREGATE dp_mean(value int2, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int2, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(int2, float8) (
+CREATE AGGREGATE dp_variance(value int2, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int2, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(int2, float8) (
+CREATE AGGREGATE dp_stddev(value int2, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int2, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(int2, float8, float8) (
+CREATE AGGREGATE dp_sum(value int2, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int2, float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(int2, float8, float8) (
+CREATE AGGREGATE dp_mean(value int2, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int2, float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(int2, float8, float8) (
+CREATE AGGREGATE dp_variance(value int2, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int2, float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(int2, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int2, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int2, float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(int4, float8) (
+CREATE AGGREGATE dp_sum(value int4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int4, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(int4, float8) (
+CREATE AGGREGATE dp_mean(value int4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int4, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(int4, float8) (
+CREATE AGGREGATE dp_variance(value int4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int4, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(int4, float8) (
+CREATE AGGREGATE dp_stddev(value int4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int4, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(int4, float8, float8) (
+CREATE AGGREGATE dp_sum(value int4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int4, float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(int4, float8, float8) (
+CREATE AGGREGATE dp_mean(value int4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int4, float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(int4, float8, float8) (
+CREATE AGGREGATE dp_variance(value int4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int4, float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(int4, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int4, float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(int8, float8) (
+CREATE AGGREGATE dp_sum(value int8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(int8, float8) (
+CREATE AGGREGATE dp_mean(value int8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(int8, float8) (
+CREATE AGGREGATE dp_variance(value int8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(int8, float8) (
+CREATE AGGREGATE dp_stddev(value int8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(int8, float8, float8) (
+CREATE AGGREGATE dp_sum(value int8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_int8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(int8, float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(int8, float8, float8) (
+CREATE AGGREGATE dp_mean(value int8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(int8, float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(int8, float8, float8) (
+CREATE AGGREGATE dp_variance(value int8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(int8, float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(int8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value int8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(int8, float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(float4, float8) (
+CREATE AGGREGATE dp_sum(value float4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float4, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(float4, float8) (
+CREATE AGGREGATE dp_mean(value float4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float4, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(float4, float8) (
+CREATE AGGREGATE dp_variance(value float4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float4, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(float4, float8) (
+CREATE AGGREGATE dp_stddev(value float4, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float4, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(float4, float8, float8) (
+CREATE AGGREGATE dp_sum(value float4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float4, float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(float4, float8, float8) (
+CREATE AGGREGATE dp_mean(value float4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float4, float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(float4, float8, float8) (
+CREATE AGGREGATE dp_variance(value float4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float4, float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(float4, float8, float8) (
+CREATE AGGREGATE dp_stddev(value float4, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float4, float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(float8, float8) (
+CREATE AGGREGATE dp_sum(value float8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(float8, float8) (
+CREATE AGGREGATE dp_mean(value float8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(float8, float8) (
+CREATE AGGREGATE dp_variance(value float8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(float8, float8) (
+CREATE AGGREGATE dp_stddev(value float8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(float8, float8, float8) (
+CREATE AGGREGATE dp_sum(value float8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(float8, float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(float8, float8, float8) (
+CREATE AGGREGATE dp_mean(value float8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(float8, float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(float8, float8, float8) (
+CREATE AGGREGATE dp_variance(value float8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(float8, float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(float8, float8, float8) (
+CREATE AGGREGATE dp_stddev(value float8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(float8, float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(numeric, float8) (
+CREATE AGGREGATE dp_sum(value numeric, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(numeric, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(numeric, float8) (
+CREATE AGGREGATE dp_mean(value numeric, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(numeric, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(numeric, float8) (
+CREATE AGGREGATE dp_variance(value numeric, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(numeric, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(numeric, float8) (
+CREATE AGGREGATE dp_stddev(value numeric, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(numeric, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_sum(numeric, float8, float8) (
+CREATE AGGREGATE dp_sum(value numeric, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_sum(numeric, float8, float8) IS
     'dp_sum with its bounds omitted: the planner rewrites the call into dp_sum(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_mean(numeric, float8, float8) (
+CREATE AGGREGATE dp_mean(value numeric, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_mean(numeric, float8, float8) IS
     'dp_mean with its bounds omitted: the planner rewrites the call into dp_mean(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_variance(numeric, float8, float8) (
+CREATE AGGREGATE dp_variance(value numeric, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_variance(numeric, float8, float8) IS
     'dp_variance with its bounds omitted: the planner rewrites the call into dp_variance(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_stddev(numeric, float8, float8) (
+CREATE AGGREGATE dp_stddev(value numeric, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_numeric,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev(numeric, float8, float8) IS
     'dp_stddev with its bounds omitted: the planner rewrites the call into dp_stddev(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_median(float8, float8) (
+CREATE AGGREGATE dp_median(value float8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_median(float8, float8) IS
     'dp_median with its bounds omitted: the planner rewrites the call into dp_median(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_quantile(float8, float8, float8) (
+CREATE AGGREGATE dp_quantile(value float8, q float8, epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantile(float8, float8, float8) IS
     'dp_quantile with its bounds omitted: the planner rewrites the call into dp_quantile(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_quantiles(float8, float8[], float8) (
+CREATE AGGREGATE dp_quantiles(value float8, q float8[], epsilon float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8_array,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantiles(float8, float8[], float8) IS
     'dp_quantiles with its bounds omitted: the planner rewrites the call into dp_quantiles(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_median(float8, float8, float8) (
+CREATE AGGREGATE dp_median(value float8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_median(float8, float8, float8) IS
     'dp_median with its bounds omitted: the planner rewrites the call into dp_median(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_quantile(float8, float8, float8, float8) (
+CREATE AGGREGATE dp_quantile(value float8, q float8, epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_quantile(float8, float8, float8, float8) IS
     'dp_quantile with its bounds omitted: the planner rewrites the call into dp_quantile(value, NULL, NULL, ...), whose bounds pgdp estimates (or, for the quantiles, covers with its log-linear leaves).';
-CREATE AGGREGATE dp_quantiles(float8, float8[], float8, float8) (
+CREATE AGGREGATE dp_quantiles(value float8, q float8[], epsilon float8, delta float8) (
     SFUNC = pgdp_omitted_bounds_transfn, FINALFUNC = pgdp_omitted_bounds_final_float8_array,
     STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
@@ -3325,3 +3325,39 @@ CREATE FUNCTION pgdp.adopt_trigger(relation regclass, trigger name) RETURNS void
 AS 'MODULE_PATHNAME', 'pgdp_adopt_trigger' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION pgdp.adopt_trigger(regclass, name) IS
     'The table''s owner or a pgdp admin takes a trigger (e.g. one made before pgdp was installed or restored from a dump) as their own code.';
+
+-- =============================================================================================
+-- The analyst's catalog (0.16; docs/privacy.md "The analyst's catalog"). What the current role
+-- may release over, and how, for every role: each row is chosen by the current role's own grants
+-- and privileges and read from pgdp's catalog and PostgreSQL's, never from a relation's rows (no
+-- data epoch number: an on_change epoch counts writes). Columns of a relation under DP-only access
+-- are listed here rather than through a privilege on it (a REFERENCES or column privilege would
+-- let the role test which keys exist).
+CREATE VIEW pgdp.my_relations WITH (security_barrier) AS
+SELECT r.relation, r.kind, r.access, r.privacy_unit, r.privacy_unit_kind, r.max_groups_contributed, r.rows_per_unit,
+       r.planning_rows, coalesce(e.policy, 'none') AS refresh_policy, e.refresh_interval, g.cache_group
+FROM (SELECT p.relation, 'protected'::text AS kind,
+             CASE WHEN pg_catalog.has_any_column_privilege(p.relation::oid, 'SELECT') THEN 'select' ELSE 'dp_only' END
+                 AS access,
+             p.privacy_unit, p.privacy_unit_kind, p.max_groups_contributed, p.rows_per_unit, p.planning_rows
+      FROM pgdp.protected_relations p JOIN pg_catalog.pg_class c ON c.oid = p.relation
+      WHERE pg_catalog.has_any_column_privilege(p.relation::oid, 'SELECT')
+         OR EXISTS (SELECT FROM pgdp.access_grants a WHERE a.relation = p.relation AND a.role = current_user::regrole)
+      UNION ALL
+      SELECT u.relation, 'public', 'select', NULL, NULL, NULL, NULL, NULL
+      FROM pgdp.public_relations u JOIN pg_catalog.pg_class c ON c.oid = u.relation
+      WHERE pg_catalog.has_any_column_privilege(u.relation::oid, 'SELECT')) r
+LEFT JOIN pgdp.data_epochs e ON e.relation = r.relation
+LEFT JOIN pgdp.cache_groups g ON g.role = session_user::regrole;
+COMMENT ON VIEW pgdp.my_relations IS
+    'The protected relations the current role may release over (access dp_only: releases only; select: it also reads the rows) with their privacy unit, its kind, max_groups_contributed, rows_per_unit and planning size, and the public relations it can read (group keys); refresh_policy of the release cache (none: not cached) and the session user''s cache group.';
+
+CREATE VIEW pgdp.my_columns WITH (security_barrier) AS
+SELECT m.relation, a.attnum AS position, a.attname AS column_name,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) AS data_type, a.attnotnull AS not_null,
+       a.attname IS NOT DISTINCT FROM m.privacy_unit AS privacy_unit
+FROM pgdp.my_relations m JOIN pg_catalog.pg_attribute a ON a.attrelid = m.relation
+WHERE a.attnum > 0 AND NOT a.attisdropped;
+COMMENT ON VIEW pgdp.my_columns IS
+    'The columns of the relations of pgdp.my_relations (position as information_schema.columns.ordinal_position), also of those under DP-only access, which information_schema does not show.';
+GRANT SELECT ON pgdp.my_relations, pgdp.my_columns TO PUBLIC;

@@ -25,6 +25,13 @@ target="extension/pgdp--${version}.sql"
 FORMS=('float8' 'float8, float8' 'float8, float8, text')
 VALUE_TYPES=(int2 int4 int8 float4 float8 numeric)
 BOUNDS='float8, float8'  # lower, upper
+# The same with the argument names the aggregates show (\da, \df, pg_get_function_arguments): one
+# vocabulary, value, lower, upper, q, bins, epsilon, delta, mechanism, min_units, alpha, the same
+# name for the same meaning in every aggregate. The transition functions keep unnamed arguments:
+# one serves aggregates whose arguments at a position mean different things, and no SQL can call
+# it (no SQL value has its state's type internal).
+NAMED_FORMS=('epsilon float8' 'epsilon float8, delta float8' 'epsilon float8, delta float8, mechanism text')
+NAMED_BOUNDS='lower float8, upper float8'
 
 # What every pgdp aggregate shares: an internal fixed-point state (32 bytes), an exact combine
 # function with versioned (de)serialisation for parallel plans, and a final function that adds the
@@ -46,13 +53,16 @@ HISTOGRAM_OPTIONS='STYPE = internal, FINALFUNC_MODIFY = READ_WRITE,
     COMBINEFUNC = pgdp_histogram_combine, SERIALFUNC = pgdp_histogram_serialize,
     DESERIALFUNC = pgdp_histogram_deserialize, PARALLEL = SAFE'
 
-# aggregate NAME ARGUMENTS SFUNC FINALFUNC COMMENT [OPTIONS]; ARGUMENTS may name alpha ("alpha float8").
+# aggregate NAME ARGUMENTS SFUNC FINALFUNC COMMENT [OPTIONS]; ARGUMENTS are named ("value int4,
+# lower float8, ..."); the comment names the aggregate by its argument types alone.
 aggregate() {
     local name="$1" arguments="$2" sfunc="$3" finalfunc="$4" comment="$5" options="${6:-$SHARED_OPTIONS}"
     printf 'CREATE AGGREGATE %s(%s) (\n    SFUNC = %s, FINALFUNC = %s,\n    %s);\n' \
         "$name" "$arguments" "$sfunc" "$finalfunc" "$options"
-    printf "COMMENT ON AGGREGATE %s(%s) IS\n    '%s';\n" "$name" "${arguments//alpha /}" "${comment//\'/\'\'}"
+    printf "COMMENT ON AGGREGATE %s(%s) IS\n    '%s';\n" "$name" "$(argument_types "$arguments")" "${comment//\'/\'\'}"
 }
+# argument_types "value int4, lower float8": "int4, float8" (the names dropped).
+argument_types() { sed -E 's/(^|, )[a-z_]+ /\1/g' <<<"$1"; }
 
 sum_final() {
     case "$1" in
@@ -110,32 +120,33 @@ EOF
     for type in "${VALUE_TYPES[@]}"; do
         echo
         echo "-- $type values"
-        for form in "${FORMS[@]}"; do
-            aggregate dp_sum "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(sum_final "$type")" "$SUM_COMMENT"
-            aggregate dp_mean "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(mean_final "$type")" "$MEAN_COMMENT"
-            aggregate dp_sum_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_sum_ci_final \
+        for form in "${NAMED_FORMS[@]}"; do
+            aggregate dp_sum "value $type, $NAMED_BOUNDS, $form" pgdp_clamped_transfn "$(sum_final "$type")" "$SUM_COMMENT"
+            aggregate dp_mean "value $type, $NAMED_BOUNDS, $form" pgdp_clamped_transfn "$(mean_final "$type")" "$MEAN_COMMENT"
+            aggregate dp_sum_ci "value $type, $NAMED_BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_sum_ci_final \
                 "$SUM_CI_COMMENT"
-            aggregate dp_mean_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_mean_ci_final \
+            aggregate dp_mean_ci "value $type, $NAMED_BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn pgdp_mean_ci_final \
                 "$MEAN_CI_COMMENT"
-            aggregate dp_variance "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(variance_final "$type")" \
+            aggregate dp_variance "value $type, $NAMED_BOUNDS, $form" pgdp_clamped_transfn "$(variance_final "$type")" \
                 "$VARIANCE_COMMENT"
-            aggregate dp_stddev "$type, $BOUNDS, $form" pgdp_clamped_transfn "$(stddev_final "$type")" \
+            aggregate dp_stddev "value $type, $NAMED_BOUNDS, $form" pgdp_clamped_transfn "$(stddev_final "$type")" \
                 "$STDDEV_COMMENT"
-            aggregate dp_variance_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
+            aggregate dp_variance_ci "value $type, $NAMED_BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
                 pgdp_variance_ci_final "$VARIANCE_CI_COMMENT"
-            aggregate dp_stddev_ci "$type, $BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
+            aggregate dp_stddev_ci "value $type, $NAMED_BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
                 pgdp_stddev_ci_final "$STDDEV_CI_COMMENT"
         done
     done
     echo
     echo "-- dp_count"
-    for form in "${FORMS[@]}"; do
+    for form in "${NAMED_FORMS[@]}"; do
         aggregate dp_count "$form" pgdp_count_transfn pgdp_count_final "$COUNT_COMMENT"
         aggregate dp_count_ci "$form, alpha float8" pgdp_count_ci_transfn pgdp_count_ci_final "$COUNT_CI_COMMENT"
     done
     echo
     echo "-- dp_groups: private group selection, (epsilon, delta [, mechanism [, min_units]])"
-    for form in 'float8, float8' 'float8, float8, text' 'float8, float8, text, int8'; do
+    for form in 'epsilon float8, delta float8' 'epsilon float8, delta float8, mechanism text' \
+        'epsilon float8, delta float8, mechanism text, min_units int8'; do
         aggregate dp_groups "$form" pgdp_count_transfn pgdp_groups_final "$GROUPS_COMMENT"
     done
     histogram_aggregates
@@ -149,6 +160,7 @@ EOF
 # (value, epsilon [, delta]) only: with a mechanism or the *_ci forms' alpha they would collide
 # with the bounded forms' argument lists.
 OMITTED_FORMS=('float8' 'float8, float8')
+NAMED_OMITTED_FORMS=('epsilon float8' 'epsilon float8, delta float8')
 OMITTED_OPTIONS="$SHARED_OPTIONS"  # never run: the same declarations as the forms they stand for
 omitted_final() {
     case "$1" in
@@ -177,22 +189,22 @@ omitted_bounds_aggregates() {
         transition pgdp_omitted_bounds_transfn pgdp_omitted_bounds_transfn "$arguments"
     done
     for type in "${VALUE_TYPES[@]}"; do
-        for form in "${OMITTED_FORMS[@]}"; do
-            aggregate dp_sum "$type, $form" pgdp_omitted_bounds_transfn "$(omitted_final "$(sum_type "$type")")" \
+        for form in "${NAMED_OMITTED_FORMS[@]}"; do
+            aggregate dp_sum "value $type, $form" pgdp_omitted_bounds_transfn "$(omitted_final "$(sum_type "$type")")" \
                 "$(omitted_comment dp_sum)" "$OMITTED_OPTIONS"
             for name in dp_mean dp_variance dp_stddev; do
-                aggregate "$name" "$type, $form" pgdp_omitted_bounds_transfn \
+                aggregate "$name" "value $type, $form" pgdp_omitted_bounds_transfn \
                     "$(omitted_final "$(float_or_numeric "$type")")" "$(omitted_comment "$name")" \
                     "$OMITTED_OPTIONS"
             done
         done
     done
-    for form in "${OMITTED_FORMS[@]}"; do
-        aggregate dp_median "float8, $form" pgdp_omitted_bounds_transfn "$(omitted_final float8)" \
+    for form in "${NAMED_OMITTED_FORMS[@]}"; do
+        aggregate dp_median "value float8, $form" pgdp_omitted_bounds_transfn "$(omitted_final float8)" \
             "$(omitted_comment dp_median)" "$OMITTED_OPTIONS"
-        aggregate dp_quantile "float8, float8, $form" pgdp_omitted_bounds_transfn "$(omitted_final float8)" \
+        aggregate dp_quantile "value float8, q float8, $form" pgdp_omitted_bounds_transfn "$(omitted_final float8)" \
             "$(omitted_comment dp_quantile)" "$OMITTED_OPTIONS"
-        aggregate dp_quantiles "float8, float8[], $form" pgdp_omitted_bounds_transfn "$(omitted_final 'float8[]')" \
+        aggregate dp_quantiles "value float8, q float8[], $form" pgdp_omitted_bounds_transfn "$(omitted_final 'float8[]')" \
             "$(omitted_comment dp_quantiles)" "$OMITTED_OPTIONS"
     done
 }
@@ -208,8 +220,8 @@ distinct_aggregates() {
     echo
     echo "-- dp_count_distinct: (value, epsilon [, delta [, mechanism]]), a value of any hashable type"
     for form in "${FORMS[@]}"; do transition pgdp_count_distinct_transfn pgdp_count_distinct_transfn "anyelement, $form"; done
-    for form in "${FORMS[@]}"; do
-        aggregate dp_count_distinct "anyelement, $form" pgdp_count_distinct_transfn pgdp_count_distinct_final \
+    for form in "${NAMED_FORMS[@]}"; do
+        aggregate dp_count_distinct "value anyelement, $form" pgdp_count_distinct_transfn pgdp_count_distinct_final \
             "$DISTINCT_COMMENT" "$DISTINCT_OPTIONS"
     done
 }
@@ -240,12 +252,12 @@ quantile_aggregates() {
             transition pgdp_quantile_transfn pgdp_quantile_transfn "$arguments"
         done
     done
-    for form in "${FORMS[@]}"; do
-        aggregate dp_quantile "float8, $BOUNDS, float8, $form" pgdp_quantile_transfn pgdp_quantile_final \
+    for form in "${NAMED_FORMS[@]}"; do
+        aggregate dp_quantile "value float8, $NAMED_BOUNDS, q float8, $form" pgdp_quantile_transfn pgdp_quantile_final \
             "$QUANTILE_COMMENT" "$QUANTILE_OPTIONS"
-        aggregate dp_quantiles "float8, $BOUNDS, float8[], $form" pgdp_quantile_transfn pgdp_quantiles_final \
+        aggregate dp_quantiles "value float8, $NAMED_BOUNDS, q float8[], $form" pgdp_quantile_transfn pgdp_quantiles_final \
             "$QUANTILES_COMMENT" "$QUANTILE_OPTIONS"
-        aggregate dp_median "float8, $BOUNDS, $form" pgdp_quantile_transfn pgdp_median_final \
+        aggregate dp_median "value float8, $NAMED_BOUNDS, $form" pgdp_quantile_transfn pgdp_median_final \
             "$MEDIAN_COMMENT" "$QUANTILE_OPTIONS"
     done
 }
@@ -257,8 +269,8 @@ histogram_aggregates() {
     echo
     echo "-- dp_histogram: (value, lower, upper, bins, epsilon [, delta [, mechanism]]); other value types are cast to float8"
     for form in "${FORMS[@]}"; do transition pgdp_histogram_transfn pgdp_histogram_transfn "float8, $BOUNDS, int4, $form"; done
-    for form in "${FORMS[@]}"; do
-        aggregate dp_histogram "float8, $BOUNDS, int4, $form" pgdp_histogram_transfn pgdp_histogram_final \
+    for form in "${NAMED_FORMS[@]}"; do
+        aggregate dp_histogram "value float8, $NAMED_BOUNDS, bins int4, $form" pgdp_histogram_transfn pgdp_histogram_final \
             "$HISTOGRAM_COMMENT" "$HISTOGRAM_OPTIONS"
     done
 }

@@ -12,7 +12,8 @@
 //   ExecutorStart       (the previous ExecutorStart inside the statement: running or starting inert)
 //                       an inert execution (no pgdp mark, a session that cannot be charged):
 //                       nothing more, and Run, Finish and End pass through too; otherwise
-//                       seal; statistics; the executor state; a release in a session that missed
+//                       seal; statistics; the executor state; a refused read under DP-only access
+//                       explained; a release in a session that missed
 //                       its budget refused; DP-only access, EXPLAIN refusals;
 //                       the cache's answer or the charge (each authorized by execution/authorize)
 //   ExecutorRun         running statement; seal; cache serve, re-checks, copy for the cache; run
@@ -50,6 +51,7 @@ extern "C" {
 #include "pg/execution/authorize.hpp"
 #include "pg/execution/cache_store.hpp"
 #include "pg/execution/charge.hpp"
+#include "pg/execution/dp_only_refusals.hpp"
 #include "pg/execution/inert_executions.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/execution/release_sites.hpp"
@@ -186,6 +188,8 @@ void start_execution(QueryDesc* query, int eflags) {
         seal_if_reading_hidden_rows(query->plannedstmt);
         clear_statistics_of_execution(query->plannedstmt, is_release_plan(query->plannedstmt));
         lock_indexes_of_hidden_relations(query->plannedstmt);
+        // PostgreSQL's permission refusal of a relation read under DP-only access, with a hint.
+        refuse_reads_under_dp_only_access(query->plannedstmt);
     }
     // ExecutorStart runs code of the statement too (initial partition pruning evaluates stable
     // expressions, a domain's CHECK among them): inside the statement, as Run and Finish do (red

@@ -4,6 +4,7 @@
 
 extern "C" {
 #include "access/transam.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
@@ -12,6 +13,7 @@ extern "C" {
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 }
 
@@ -216,6 +218,47 @@ void refuse_raising_float_value(const Aggref* aggref, const AggregateIdentity& i
          errhint("Write the call in the statement itself, or convert the value yourself.")));
 }
 
+// The form PostgreSQL chose for a call, by its argument names: dp_sum(value, epsilon, delta) for
+// dp_sum(amount, 0, 2000), whose 0 is then read as epsilon. Overloads that differ in arity turn
+// a forgotten argument into a valid call of another form; naming the form in every error about
+// the call's parameters makes the slip visible. A form without bounds is shown as written (its
+// NULL bounds, inserted by the planner, have no location in the statement).
+char* form_read(const Aggref* aggref) {
+    HeapTuple procedure = SearchSysCache1(PROCOID, ObjectIdGetDatum(aggref->aggfnoid));
+    if (!HeapTupleIsValid(procedure)) return nullptr;
+    Oid* types = nullptr;
+    char** names = nullptr;
+    char* modes = nullptr;
+    const int count = get_func_arg_info(procedure, &types, &names, &modes);
+    const char* function = NameStr(((Form_pg_proc)GETSTRUCT(procedure))->proname);
+    StringInfoData form;
+    initStringInfo(&form);
+    appendStringInfo(&form, "%s(", function);
+    const auto inserted = [aggref](int index) {
+        if (index >= list_length(aggref->args)) return false;
+        const Expr* argument = list_nth_node(TargetEntry, aggref->args, index)->expr;
+        return IsA(argument, Const) && castNode(Const, argument)->constisnull &&
+               castNode(Const, argument)->location < 0;
+    };
+    const bool bounds_inserted =
+        identify_aggregate(aggref->aggfnoid).at.lower == 1 && inserted(1) && inserted(2);
+    bool first = true;
+    for (int i = 0; i < count; ++i) {
+        if (bounds_inserted && (i == 1 || i == 2)) continue;
+        appendStringInfo(&form, "%s%s", first ? "" : ", ",
+                         names != nullptr && names[i][0] != '\0' ? names[i] : format_type_be(types[i]));
+        first = false;
+    }
+    appendStringInfoChar(&form, ')');
+    ReleaseSysCache(procedure);
+    return form.data;
+}
+
+Parameters read_validated_parameters(Aggref* aggref, const AggregateIdentity& identity,
+                                     const ArgumentContext& context);
+
+void report_form_read(void* form) { errcontext("the call read as %s", static_cast<const char*>(form)); }
+
 }  // namespace
 
 int partial_argument_count(AggregateKind kind) {
@@ -303,6 +346,18 @@ bool is_value_type(Oid type) {
 
 Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                            const ArgumentContext& context) {
+    char* form = form_read(aggref);
+    ErrorContextCallback form_context{error_context_stack, report_form_read, form};
+    if (form != nullptr) error_context_stack = &form_context;
+    Parameters parameters = read_validated_parameters(aggref, identity, context);
+    if (form != nullptr) error_context_stack = form_context.previous;
+    if (form != nullptr) pfree(form);
+    return parameters;
+}
+
+namespace {
+Parameters read_validated_parameters(Aggref* aggref, const AggregateIdentity& identity,
+                                     const ArgumentContext& context) {
     const ArgumentPositions& at = identity.at;
     const int nargs = written_argument_count(aggref) - (identity.with_interval ? 1 : 0);  // without alpha
     Parameters parameters{};
@@ -396,5 +451,6 @@ Parameters read_parameters(Aggref* aggref, const AggregateIdentity& identity,
                                                              mechanism_name));
     return parameters;
 }
+}  // namespace
 
 }  // namespace pgdp::pg
