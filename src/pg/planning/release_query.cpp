@@ -208,6 +208,20 @@ void reanalyze_release_query(Query* parse, ReleaseQuery* analysis) {
     *analysis = result;
 }
 
+List* distinct_calls(List* calls) {
+    List* distinct = NIL;
+    ListCell* cell;
+    foreach (cell, calls) {
+        bool seen = false;
+        ListCell* kept;
+        foreach (kept, distinct) {
+            if (equal(lfirst(kept), lfirst(cell))) seen = true;
+        }
+        if (!seen) distinct = lappend(distinct, lfirst(cell));
+    }
+    return distinct;
+}
+
 Oid protected_relation_below(const ReleaseLevel& level, const ProtectionCatalog& protections) {
     if (protections.count == 0) return InvalidOid;
     for (List* below : level.relations_below) {
