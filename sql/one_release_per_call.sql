@@ -198,6 +198,24 @@ SELECT (dp_count_ci(1, 0.05)).max_groups_contributed IS NULL AS not_person_level
 RESET pgdp.max_groups_contributed;
 :months_kept;
 RESET SESSION AUTHORIZATION;
+-- The setting is part of the statement for the release cache: the same text under another m is a
+-- new release (charged, with its own bounding), never the answer stored for the first m.
+SELECT relation, policy FROM pgdp.set_refresh_policy('or_orders', 'manual');
+SELECT relation, policy FROM pgdp.set_refresh_policy('or_months', 'manual');
+SET SESSION AUTHORIZATION or_analyst;
+SET pgdp.max_groups_contributed = 3;
+SELECT count(*) AS before FROM pgdp.my_ledger \gset
+:months_kept;
+:months_kept;
+SELECT count(*) - :before AS releases FROM pgdp.my_ledger;  -- the repetition from the cache
+SET pgdp.max_groups_contributed = 4;
+SELECT count(*) AS before FROM pgdp.my_ledger \gset
+:months_kept;
+SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
+RESET pgdp.max_groups_contributed;
+RESET SESSION AUTHORIZATION;
+DELETE FROM pgdp.release_cache;
+DELETE FROM pgdp.data_epochs;
 -- Bad values: a clear error (22023) naming the setting and its range, nothing changed.
 CREATE FUNCTION pg_temp.error_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
