@@ -83,13 +83,14 @@ SELECT dp_median(amount, 0, 2500, 1) = dp_median(amount, 0, 2500, 1) AS same_val
 SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
 
 -- ---- grouped ---------------------------------------------------------------------------------
--- With the selection: one release per call (the sum once, whatever the fields) and the selection
--- once; every group's fields from its one release; each customer bounded to the protection's 2
--- groups.
+-- With the selection: one release per call (the sum once, whatever the fields, in HAVING and ORDER
+-- BY too) and the selection once; every group's fields from its one release; each customer bounded
+-- to the protection's 2 groups.
 SELECT count(*) AS before FROM pgdp.my_ledger \gset
 SELECT country, :centred AS one_release, max_groups_contributed, rows_per_unit
 FROM (SELECT country, (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders GROUP BY country
-      HAVING dp_groups(1, 1e-6) AND dp_sum_ci(amount, 0, 2000, 1, 0.05) IS NOT NULL) r
+      HAVING dp_groups(1, 1e-6) AND dp_sum_ci(amount, 0, 2000, 1, 0.05) IS NOT NULL
+      ORDER BY (dp_sum_ci(amount, 0, 2000, 1, 0.05)).value) r
 ORDER BY country;
 SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
 SELECT aggregate FROM pgdp.my_ledger ORDER BY charge_id DESC, release LIMIT 2;
