@@ -156,7 +156,8 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 
--- ---- the release cache: the first run one release, the repetition none, the same rows --------
+-- ---- the release cache: the first run one release, the repetition none, the same rows, the
+-- from_cache field true (a column of anything else called from_cache is left as it was) ---------
 SELECT relation, policy FROM pgdp.set_refresh_policy('or_orders', 'manual');
 SET SESSION AUTHORIZATION or_analyst;
 SELECT count(*) AS before FROM pgdp.my_ledger \gset
@@ -164,11 +165,18 @@ SELECT (dp_mean_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders \gset first_
 SELECT :'first_from_cache' AS from_cache, count(*) - :before AS releases FROM pgdp.my_ledger;
 SELECT count(*) AS before FROM pgdp.my_ledger \gset
 SELECT (dp_mean_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders \gset again_
-SELECT count(*) - :before AS releases,
+SELECT :'again_from_cache' AS from_cache, count(*) - :before AS releases,
        (:'again_value', :'again_ci_lower', :'again_ci_upper') = (:'first_value', :'first_ci_lower', :'first_ci_upper')
            AS same_release,
        :'again_max_groups_contributed' AS max_groups_contributed, :'again_rows_per_unit' AS rows_per_unit
 FROM pgdp.my_ledger;
+-- from_cache written as a column of its own says where the answer came from, also through a subquery.
+SELECT count(*) AS before FROM pgdp.my_ledger \gset
+SELECT from_cache, max_groups_contributed FROM (SELECT (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders) r;
+SELECT from_cache, max_groups_contributed FROM (SELECT (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders) r;
+SELECT dp_sum_ci(amount, 0, 2000, 1, 0.05) IS NOT NULL AS released, false AS from_cache FROM or_orders;
+SELECT dp_sum_ci(amount, 0, 2000, 1, 0.05) IS NOT NULL AS released, false AS from_cache FROM or_orders;
+SELECT count(*) - :before AS releases FROM pgdp.my_ledger;  -- the first of each pair
 RESET SESSION AUTHORIZATION;
 DELETE FROM pgdp.release_cache;
 DELETE FROM pgdp.data_epochs;
