@@ -200,6 +200,17 @@ SET pgdp.max_groups_contributed = 1;
 :months_kept;
 SET pgdp.max_groups_contributed = 50;    -- above the protection's: any m is enforced and calibrated
 :months_kept;
+-- The selection is calibrated for it too: about 45 customers a month (each keeps at most 2 of its 1 to 5
+-- months) are far above its threshold for m = 2 and far below that for m = 10^6.
+\set months_selected 'SELECT count(*) AS months_selected FROM (SELECT month, dp_count(1) FROM or_orders WHERE month <= 12 GROUP BY month HAVING dp_groups(1, 1e-6)) s'
+SET pgdp.max_groups_contributed = 2;
+:months_selected;
+SET pgdp.max_groups_contributed = 1000000;
+:months_selected;
+-- An m a mechanism cannot serve is refused before anything is charged, naming it.
+SELECT count(*) AS before FROM pgdp.my_ledger \gset
+SELECT month, dp_median(amount, 0, 2500, 1) FROM or_orders GROUP BY month HAVING dp_groups(1, 1e-6);
+SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
 -- An ungrouped release: one group, whatever the setting.
 SELECT (dp_count_ci(1, 0.05)).max_groups_contributed FROM or_orders;
 -- Over a plain relation it bounds nothing (each row is its own unit): NULL.
