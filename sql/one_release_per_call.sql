@@ -77,6 +77,18 @@ SELECT dp_sum(amount, 0, 2000, 1) IS NOT NULL AS all_rows,
        dp_sum(amount, 0, 2000, 1) FILTER (WHERE month = 1) IS NOT NULL AS january
 FROM or_plain;
 SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
+-- Equal calls over a volatile expression are computed once each by PostgreSQL (their values may
+-- differ), so they are separate releases over plain and protected relations alike.
+SELECT count(*) AS before FROM pgdp.my_ledger \gset
+SELECT dp_sum(amount * (random() < 2)::int, 0, 2000, 1) IS NOT NULL AS first,
+       dp_sum(amount * (random() < 2)::int, 0, 2000, 1) IS NOT NULL AS second
+FROM or_plain;
+SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
+SELECT count(*) AS before FROM pgdp.my_ledger \gset
+SELECT dp_sum(amount * (random() < 2)::int, 0, 2000, 1) IS NOT NULL AS first,
+       dp_sum(amount * (random() < 2)::int, 0, 2000, 1) IS NOT NULL AS second
+FROM or_orders;
+SELECT count(*) - :before AS releases FROM pgdp.my_ledger;
 -- The row-capped statistics too: the median written twice is one release.
 SELECT count(*) AS before FROM pgdp.my_ledger \gset
 SELECT dp_median(amount, 0, 2500, 1) = dp_median(amount, 0, 2500, 1) AS same_value FROM or_orders;

@@ -508,7 +508,7 @@ Node* over_partials(Node* node, void* context) {
             // Equal calls are one release (PostgreSQL computes them once): one rewrite each, as
             // (dp_sum_ci(...)).* writes the call once per column.
             for (int i = 0; i + 1 < list_length(rewrite.calls); i += 2) {
-                if (equal(aggref, list_nth(rewrite.calls, i)))
+                if (shares_computation(aggref, static_cast<Aggref*>(list_nth(rewrite.calls, i))))
                     return (Node*)copyObjectImpl(list_nth(rewrite.calls, i + 1));
             }
             Aggref* rewritten = distributed_call(rewrite, aggref);

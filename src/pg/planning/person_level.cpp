@@ -162,10 +162,12 @@ Node* replace_calls_and_keys(Node* node, void* context) {
     ListCell* from;
     ListCell* to;
     if (IsA(node, Aggref)) {
-        // Every call equal to a replaced one (the same call written again) gets the same
-        // replacement: the executor computes them once, one release (distinct_calls).
+        // Every call sharing a replaced one's computation (the same call written again) gets the
+        // same replacement: the executor computes them once, one release (distinct_calls).
         forboth (from, replacement->calls, to, replacement->results) {
-            if (equal(lfirst(from), node)) return static_cast<Node*>(copyObjectImpl(lfirst(to)));
+            if (lfirst(from) == node ||
+                shares_computation(static_cast<Aggref*>(lfirst(from)), castNode(Aggref, node)))
+                return static_cast<Node*>(copyObjectImpl(lfirst(to)));
         }
     }
     forboth (from, replacement->keys, to, replacement->key_columns) {
@@ -577,7 +579,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
     List* unique_capped = NIL;  // the same, each once
     Index next_reference = rank_reference;
     Index next_window = partial_window;
-    bool distinct_calls = false;
+    bool counts_distinct = false;
     foreach (cell, calls) {
         const Aggref* call = static_cast<Aggref*>(lfirst(cell));
         const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
@@ -585,7 +587,8 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
         // replacements stay equal and PostgreSQL computes one aggregate: one release, one charge.
         CappedCall* same = nullptr;
         for (int i = 0; i < foreach_current_index (cell) && same == nullptr; ++i) {
-            if (equal(call, list_nth(calls, i))) same = static_cast<CappedCall*>(list_nth(capped, i));
+            if (shares_computation(call, static_cast<Aggref*>(list_nth(calls, i))))
+                same = static_cast<CappedCall*>(list_nth(capped, i));
         }
         if (same != nullptr) {
             capped = lappend(capped, same);
@@ -598,7 +601,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
             add_column(rows, value, psprintf("pgdp_value_%d", list_length(capped) + 1), value_reference);
             columns->value = list_length(rows->targetList);
             if (kind == AggregateKind::CountDistinct) {
-                distinct_calls = true;
+                counts_distinct = true;
                 SortGroupClause* value_key = window_key(exprType((Node*)value), value_reference, name);
                 check_distinct_equality(exprType((Node*)value), value_key->eqop, name);
                 const Index window = ++next_window;
@@ -663,7 +666,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
     // ---- B
     Query* source = rows;
     int group_rank = 0;
-    if (grouped || distinct_calls) {
+    if (grouped || counts_distinct) {
         IncrementVarSublevelsUp((Node*)rows, 1, 1);
         Query* ranked = new_select();
         ranked->rtable = list_make1(subquery_entry(rows, "pgdp_rows"));

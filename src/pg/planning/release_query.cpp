@@ -6,6 +6,7 @@ extern "C" {
 #include "catalog/pg_proc.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "utils/syscache.h"
 }
 
@@ -208,6 +209,10 @@ void reanalyze_release_query(Query* parse, ReleaseQuery* analysis) {
     *analysis = result;
 }
 
+bool shares_computation(const Aggref* a, const Aggref* b) {
+    return equal(a, b) && !contain_volatile_functions((Node*)a);
+}
+
 List* distinct_calls(List* calls) {
     List* distinct = NIL;
     ListCell* cell;
@@ -215,7 +220,8 @@ List* distinct_calls(List* calls) {
         bool seen = false;
         ListCell* kept;
         foreach (kept, distinct) {
-            if (equal(lfirst(kept), lfirst(cell))) seen = true;
+            if (shares_computation(static_cast<Aggref*>(lfirst(kept)), static_cast<Aggref*>(lfirst(cell))))
+                seen = true;
         }
         if (!seen) distinct = lappend(distinct, lfirst(cell));
     }
