@@ -182,10 +182,13 @@ SELECT :'again_from_cache' AS from_cache, count(*) - :before AS releases,
            AS same_release,
        :'again_max_groups_contributed' AS max_groups_contributed, :'again_rows_per_unit' AS rows_per_unit
 FROM pgdp.my_ledger;
--- from_cache written as a column of its own says where the answer came from, also through a subquery.
+-- from_cache written as a column of its own says where the answer came from, also through a
+-- subquery or a CTE.
 SELECT count(*) AS before FROM pgdp.my_ledger \gset
 SELECT from_cache, max_groups_contributed FROM (SELECT (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders) r;
 SELECT from_cache, max_groups_contributed FROM (SELECT (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders) r;
+WITH r AS MATERIALIZED (SELECT (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders) SELECT from_cache FROM r;
+WITH r AS MATERIALIZED (SELECT (dp_sum_ci(amount, 0, 2000, 1, 0.05)).* FROM or_orders) SELECT from_cache FROM r;
 SELECT dp_sum_ci(amount, 0, 2000, 1, 0.05) IS NOT NULL AS released, false AS from_cache FROM or_orders;
 SELECT dp_sum_ci(amount, 0, 2000, 1, 0.05) IS NOT NULL AS released, false AS from_cache FROM or_orders;
 SELECT count(*) - :before AS releases FROM pgdp.my_ledger;  -- the first of each pair
