@@ -4,8 +4,9 @@
 
 -- ---------------------------------------------------------------------------------------------
 -- One release per distinct call; contribution bounds in the open (docs/privacy.md "One release
--- per distinct call" and "Choosing the groups per unit"): dp_release gains how each privacy
--- unit's contribution was bounded in a person-level release, NULL over plain relations. A release
--- cached before the update is answered afresh once (release_cache.cpp reports_have_current_fields).
+-- per distinct call" and "The statement's own groups per unit"): dp_release gains how each
+-- privacy unit's contribution was bounded in a person-level release, NULL over plain relations.
+-- A release cached before the update is answered afresh once (release_cache.cpp
+-- reports_have_current_fields; its expanded fields are other result columns).
 ALTER TYPE dp_release ADD ATTRIBUTE max_groups_contributed integer, ADD ATTRIBUTE rows_per_unit integer;
 -- ---- end of the onerelease block ------------------------------------------------------------
