@@ -1149,3 +1149,10 @@ WHERE a.attnum > 0 AND NOT a.attisdropped;
 COMMENT ON VIEW pgdp.my_columns IS
     'The columns of the relations of pgdp.my_relations (position as information_schema.columns.ordinal_position), also of those under DP-only access, which information_schema does not show.';
 GRANT SELECT ON pgdp.my_relations, pgdp.my_columns TO PUBLIC;
+-- One release per distinct call; contribution bounds in the open (docs/privacy.md "One release
+-- per distinct call" and "The statement's own groups per unit"): dp_release gains how each
+-- privacy unit's contribution was bounded in a person-level release, NULL over plain relations.
+-- A release cached before the update is answered afresh once (release_cache.cpp
+-- reports_have_current_fields; its expanded fields are other result columns).
+ALTER TYPE dp_release ADD ATTRIBUTE max_groups_contributed integer, ADD ATTRIBUTE rows_per_unit integer;
+-- ---- end of the onerelease block ------------------------------------------------------------

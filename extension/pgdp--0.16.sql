@@ -138,9 +138,13 @@ AS 'MODULE_PATHNAME', 'pgdp_stddev_final' LANGUAGE C PARALLEL SAFE;
 -- and whether it came from the release cache (a report per release for dashboards). Since 0.13
 -- also the clamping bounds the release used: the given ones, or those estimated for NULL bounds
 -- (a DP output: docs/privacy.md "Bounds the analyst need not guess"); NULL for dp_count_ci.
+-- Since 0.16 also how each privacy unit's contribution was bounded in a person-level release:
+-- max_groups_contributed (the groups a unit kept, 1 when ungrouped) and rows_per_unit (the values
+-- a unit kept per group: 1, its clamped total, mean or presence); NULL over plain relations.
 CREATE TYPE dp_release AS (value float8, ci_lower float8, ci_upper float8, noise_sd float8,
                            alpha float8, mechanism text, epsilon float8, delta float8, from_cache boolean,
-                           lower_bound float8, upper_bound float8);
+                           lower_bound float8, upper_bound float8,
+                           max_groups_contributed integer, rows_per_unit integer);
 COMMENT ON TYPE dp_release IS 'A differentially private release with its (1 - alpha) interval and noise scale';
 
 CREATE FUNCTION pgdp_sum_ci_final(internal) RETURNS dp_release

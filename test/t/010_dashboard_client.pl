@@ -138,8 +138,10 @@ is(panel_field($epoch1, 'refreshes_from_cache'), join(',', map { "$_=99" } @pane
 	'the 99 later refreshes come from the cache (from_cache true in every row)');
 my @release_fields = sort keys %{ $epoch1->{panels}[0]{rows}[0] // {} };
 is( join(',', @release_fields),
-	'alpha,ci_lower,ci_upper,delta,epsilon,from_cache,label,lower_bound,mechanism,noise_sd,upper_bound,value',
-	'a panel row carries the release report: value, interval, noise_sd, mechanism, epsilon, delta, from_cache, bounds used');
+	'alpha,ci_lower,ci_upper,delta,epsilon,from_cache,label,lower_bound,max_groups_contributed,mechanism,noise_sd,'
+		. 'rows_per_unit,upper_bound,value',
+	'a panel row carries the release report: value, interval, noise_sd, mechanism, epsilon, delta, from_cache, bounds used, '
+		. 'contribution bounds');
 
 my $again = dashboard('dashboard', '--refreshes', 10);
 is($again->{charges}, 0, 'a later run of 10 refreshes (new connections) charges nothing');

@@ -426,6 +426,7 @@ Parameters read_validated_parameters(Aggref* aggref, const AggregateIdentity& id
     given.delta = nargs > delta_at ? float8_parameter(aggref, delta_at, "delta", context) : 0.0;
     const char* mechanism_name = nargs > delta_at ? "auto" : "laplace";
     given.groups_per_unit = static_cast<std::uint32_t>(groups_per_unit_of(aggref));
+    parameters.person_level = marked_groups_per_unit(aggref) > 0;
     given.rows_per_unit = static_cast<std::uint32_t>(rows_per_unit_of(aggref));
     if (at.min_units >= 0 && nargs > at.min_units) {
         bool is_null = false;

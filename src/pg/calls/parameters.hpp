@@ -25,6 +25,9 @@ struct Parameters {
     // the parameters, for the execution); the release's, not the plan's.
     const double* quantile_levels;
     int quantile_count;
+    // A person-level call (plan_marks.hpp marked_groups_per_unit): its release is over privacy
+    // units, each bounded to privacy.groups_per_unit groups (and rows_per_unit rows per group).
+    bool person_level;
 };
 
 // Where the argument expressions are evaluated: before execution (ExecutorStart), with the

@@ -398,6 +398,34 @@ Datum marked_from_cache(Datum record, Oid type) {
     return HeapTupleGetDatum(marked);
 }
 
+// The dp_release field from_cache (its 9th) as a column of its own: (dp_sum_ci(...)).* writes one
+// column per field. True if the expression computing result column `column` of `plan` is that
+// field, directly or passed up from a lower node (a sort, a limit, a subquery, a CTE); a column of
+// anything else (a constant named from_cache) is left as stored.
+bool is_from_cache_field(const PlannedStmt* statement, const Plan* plan, int column) {
+    check_stack_depth();
+    if (plan == nullptr || column < 1 || column > list_length(plan->targetlist)) return false;
+    const Expr* expression = list_nth_node(TargetEntry, plan->targetlist, column - 1)->expr;
+    if (IsA(expression, FieldSelect)) {
+        const auto* field = castNode(FieldSelect, expression);
+        return field->fieldnum == 9 && is_release_report(exprType((Node*)field->arg));
+    }
+    if (!IsA(expression, Var)) return false;
+    const auto* var = castNode(Var, expression);
+    if (var->varno == OUTER_VAR) return is_from_cache_field(statement, plan->lefttree, var->varattno);
+    if (var->varno == INNER_VAR) return is_from_cache_field(statement, plan->righttree, var->varattno);
+    if (IsA(plan, SubqueryScan) &&
+        var->varno == static_cast<int>(castNode(SubqueryScan, plan)->scan.scanrelid))
+        return is_from_cache_field(statement, castNode(SubqueryScan, plan)->subplan, var->varattno);
+    if (IsA(plan, CteScan) && var->varno == static_cast<int>(castNode(CteScan, plan)->scan.scanrelid)) {
+        const int id = castNode(CteScan, plan)->ctePlanId;
+        if (id < 1 || id > list_length(statement->subplans)) return false;
+        return is_from_cache_field(statement, static_cast<Plan*>(list_nth(statement->subplans, id - 1)),
+                                   var->varattno);
+    }
+    return false;
+}
+
 }  // namespace
 
 void define_release_cache_settings() {
@@ -512,6 +540,18 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
         fmgr_info(function, &receive[i]);
         reports[i] = is_release_report(TupleDescAttr(descriptor, i)->atttypid);
     }
+    // The from_cache field written as a column of its own ((dp_sum_ci(...)).*) says true too.
+    bool* from_cache_columns = static_cast<bool*>(palloc0(sizeof(bool) * (descriptor->natts + 1)));
+    int column = 0;
+    ListCell* cell;
+    foreach (cell, query->plannedstmt->planTree->targetlist) {
+        if (lfirst_node(TargetEntry, cell)->resjunk) continue;
+        if (column < descriptor->natts && TupleDescAttr(descriptor, column)->atttypid == BOOLOID) {
+            from_cache_columns[column] = is_from_cache_field(query->plannedstmt, query->plannedstmt->planTree,
+                                                             foreach_current_index (cell) + 1);
+        }
+        ++column;
+    }
     uint64 sent = 0;
     while (execution->served.position < execution->served.rows && (count == 0 || sent < count)) {
         ExecClearTuple(slot);
@@ -529,6 +569,7 @@ bool run_from_release_cache(QueryDesc* query, ScanDirection direction, uint64 co
             slot->tts_values[i] =
                 ReceiveFunctionCall(&receive[i], &buffer, parameters[i], attribute->atttypmod);
             if (reports[i]) slot->tts_values[i] = marked_from_cache(slot->tts_values[i], attribute->atttypid);
+            if (from_cache_columns[i]) slot->tts_values[i] = BoolGetDatum(true);
         }
         MemoryContextSwitchTo(old);
         ExecStoreVirtualTuple(slot);

@@ -254,7 +254,7 @@ Aggref* state_key_call(LevelRewrite& rewrite, const Aggref* call, const Aggregat
         lappend(rewritten->args, makeTargetEntry((Expr*)rows_column, nargs + 2, nullptr, false));
     rewritten->aggargtypes = lappend_oid(
         lappend_oid(list_copy(rewritten->aggargtypes), exprType((Node*)rewrite.state_key)), INT8OID);
-    rewritten->location = call_location(groups_per_unit_of(call), true);
+    rewritten->location = call_location(marked_groups_per_unit(call), true);
     return rewritten;
 }
 
@@ -483,7 +483,7 @@ Aggref* distributed_call(LevelRewrite& rewrite, const Aggref* call) {
             rewritten->args, makeTargetEntry(argument, list_length(rewritten->args) + 1, nullptr, false));
         rewritten->aggargtypes = lappend_oid(rewritten->aggargtypes, exprType((Node*)argument));
     }
-    rewritten->location = call_location(groups_per_unit_of(call), true);
+    rewritten->location = call_location(marked_groups_per_unit(call), true);
     return rewritten;
 }
 
@@ -508,7 +508,7 @@ Node* over_partials(Node* node, void* context) {
             // Equal calls are one release (PostgreSQL computes them once): one rewrite each, as
             // (dp_sum_ci(...)).* writes the call once per column.
             for (int i = 0; i + 1 < list_length(rewrite.calls); i += 2) {
-                if (equal(aggref, list_nth(rewrite.calls, i)))
+                if (shares_computation(aggref, static_cast<Aggref*>(list_nth(rewrite.calls, i))))
                     return (Node*)copyObjectImpl(list_nth(rewrite.calls, i + 1));
             }
             Aggref* rewritten = distributed_call(rewrite, aggref);

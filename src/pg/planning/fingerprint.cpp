@@ -95,6 +95,13 @@ bool fingerprint_statement(Query* parse, const ReleaseQuery& analysis, Statement
     // before the protection changed is not keyed on: docs/privacy.md "The release cache").
     const int rows_per_unit = person_level_rows_per_unit();
     if (rows_per_unit != 0) add_bytes(hash, &rows_per_unit, sizeof(rows_per_unit));
+    // pgdp.max_groups_contributed likewise for grouped releases (tagged: k = 3 is not m = 3).
+    const int max_groups = person_level_max_groups();
+    if (max_groups != 0) {
+        static const char kTag[] = "max_groups_contributed";
+        add_bytes(hash, kTag, sizeof(kTag));
+        add_bytes(hash, &max_groups, sizeof(max_groups));
+    }
     end_sha256(hash, fingerprint->bytes);
     fingerprint->shareable = !calls.not_shareable;
     pfree(text);

@@ -21,6 +21,7 @@ extern "C" {
 
 #include <algorithm>
 
+#include "core/validate.hpp"
 #include "pg/base/pg_compat.hpp"
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/catalog/dp_access.hpp"
@@ -161,8 +162,12 @@ Node* replace_calls_and_keys(Node* node, void* context) {
     ListCell* from;
     ListCell* to;
     if (IsA(node, Aggref)) {
+        // Every call sharing a replaced one's computation (the same call written again) gets the
+        // same replacement: the executor computes them once, one release (distinct_calls).
         forboth (from, replacement->calls, to, replacement->results) {
-            if (lfirst(from) == node) return static_cast<Node*>(copyObjectImpl(lfirst(to)));
+            if (lfirst(from) == node ||
+                shares_computation(static_cast<Aggref*>(lfirst(from)), castNode(Aggref, node)))
+                return static_cast<Node*>(copyObjectImpl(lfirst(to)));
         }
     }
     forboth (from, replacement->keys, to, replacement->key_columns) {
@@ -378,6 +383,11 @@ void order_by_keys(Query* level, const char* name) {
 // default): the protection's rows_per_unit.
 int rows_per_unit_setting = 0;
 
+// pgdp.max_groups_contributed: m, the groups one unit keeps in a grouped release (level 2 keeps at
+// most m of its groups, the releases are calibrated for m), read when the statement is planned;
+// 0 (the default): the protection's max_groups_contributed.
+int max_groups_setting = 0;
+
 // A window function call of a built-in (row_number, first_value, count(*), a partial aggregate).
 WindowFunc* window_call(Oid function, Oid type, List* arguments, Index winref, bool aggregate, Expr* filter) {
     auto* call = makeNode(WindowFunc);
@@ -569,7 +579,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
     List* unique_capped = NIL;  // the same, each once
     Index next_reference = rank_reference;
     Index next_window = partial_window;
-    bool distinct_calls = false;
+    bool counts_distinct = false;
     foreach (cell, calls) {
         const Aggref* call = static_cast<Aggref*>(lfirst(cell));
         const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
@@ -577,7 +587,8 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
         // replacements stay equal and PostgreSQL computes one aggregate: one release, one charge.
         CappedCall* same = nullptr;
         for (int i = 0; i < foreach_current_index (cell) && same == nullptr; ++i) {
-            if (equal(call, list_nth(calls, i))) same = static_cast<CappedCall*>(list_nth(capped, i));
+            if (shares_computation(call, static_cast<Aggref*>(list_nth(calls, i))))
+                same = static_cast<CappedCall*>(list_nth(capped, i));
         }
         if (same != nullptr) {
             capped = lappend(capped, same);
@@ -590,7 +601,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
             add_column(rows, value, psprintf("pgdp_value_%d", list_length(capped) + 1), value_reference);
             columns->value = list_length(rows->targetList);
             if (kind == AggregateKind::CountDistinct) {
-                distinct_calls = true;
+                counts_distinct = true;
                 SortGroupClause* value_key = window_key(exprType((Node*)value), value_reference, name);
                 check_distinct_equality(exprType((Node*)value), value_key->eqop, name);
                 const Index window = ++next_window;
@@ -655,7 +666,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
     // ---- B
     Query* source = rows;
     int group_rank = 0;
-    if (grouped || distinct_calls) {
+    if (grouped || counts_distinct) {
         IncrementVarSublevelsUp((Node*)rows, 1, 1);
         Query* ranked = new_select();
         ranked->rtable = list_make1(subquery_entry(rows, "pgdp_rows"));
@@ -732,7 +743,7 @@ void rewrite_capped_level(Query* level, Expr* unit, int m_protected, int k, List
         } else {
             // One row per unit and group: its partial, or the unit counted once.
             over->aggfilter = operator_clause("=", INT8OID, (Expr*)source_column(row_rank), int8_constant(1));
-            if (m > 1) over->location = groups_per_unit_location(m);
+            over->location = groups_per_unit_location(m);
             if (columns->partial != 0)
                 result = call_over_partial(over, call, source_column(columns->partial));
         }
@@ -786,7 +797,8 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, int k, List* calls
     forboth (call_cell, calls, column_cell, partial_columns) {
         Aggref* call = static_cast<Aggref*>(lfirst(call_cell));
         auto* over = static_cast<Aggref*>(copyObjectImpl(call));
-        if (grouped) over->location = groups_per_unit_location(m);
+        // Every person-level call carries m, 1 when ungrouped (its dp_release reports it).
+        over->location = groups_per_unit_location(m);
         if (shape.form == GroupForm::PublicKeys) {
             // A public key without units has one row of NULLs from the LEFT JOIN: counted by no call.
             over->aggfilter = (Expr*)is_not_null((Expr*)source_column(unit_column));
@@ -814,8 +826,10 @@ void rewrite_level(Query* level, Expr* unit, int m_protected, int k, List* calls
 bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalog, List** marks) {
     Query* level = analysed.query;
     if (level->commandType != CMD_SELECT || !level->hasAggs) return false;
-    List* calls = analysed.calls;
-    check_selection_placement(level, calls);
+    // One rewrite per distinct call: equal calls would otherwise read different partial columns
+    // and become different calls, each released and charged on its own.
+    List* calls = distinct_calls(analysed.calls);
+    check_selection_placement(level, analysed.calls);
     if (catalog.count == 0) {
         level->havingQual = selection_first(level->havingQual);
         return false;
@@ -908,6 +922,9 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
     // The statement's own k (pgdp.rows_per_unit), when set, replaces the protections': any k is
     // private (the noise is calibrated for it); it trades dropped rows against noise.
     if (rows_per_unit_setting > 0) k = rows_per_unit_setting;
+    // The same for m (pgdp.max_groups_contributed): the rewrite keeps at most m groups per unit and
+    // calibrates every release of the level for m, whatever m is; it trades dropped groups for noise.
+    if (max_groups_setting > 0) m = max_groups_setting;
     Expr* unit =
         list_length(entries) == 1 ? (Expr*)copyObjectImpl(first->unit) : joined_unit(level, entries, name);
     const LevelShape shape = shape_of(level, name);
@@ -962,9 +979,21 @@ void define_person_level_settings() {
         "proportion to it (docs/privacy.md). Read when the statement is planned. 0 (the default) "
         "uses the rows_per_unit declared with pgdp.protect (the smallest of the relations joined).",
         &rows_per_unit_setting, 0, 0, kMaxMarkedRowsPerUnit, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+    DefineCustomIntVariable(
+        "pgdp.max_groups_contributed",
+        "Groups one privacy unit may contribute to in a person-level grouped release; 0: the "
+        "protection's max_groups_contributed.",
+        "Each unit's groups beyond it are dropped at random before the release, whose noise grows in "
+        "proportion to it (docs/privacy.md). Read when the statement is planned. 0 (the default) "
+        "uses the max_groups_contributed declared with pgdp.protect (the smallest of the relations "
+        "joined).",
+        &max_groups_setting, 0, 0, static_cast<int>(pgdp::kMaxGroupsPerUnit), PGC_USERSET, 0, nullptr,
+        nullptr, nullptr);
 }
 
 int person_level_rows_per_unit() { return rows_per_unit_setting; }
+
+int person_level_max_groups() { return max_groups_setting; }
 
 List* rewrite_person_level_releases(const ReleaseQuery& analysis) {
     // Lower levels first (the analysis' order): a rewritten level's FROM moves into a new

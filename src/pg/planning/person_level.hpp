@@ -27,9 +27,11 @@ namespace pgdp::pg {
 // reads them back: is_person_level_plan, has_person_level_marks).
 List* rewrite_person_level_releases(const ReleaseQuery& analysis);
 
-// pgdp.rows_per_unit (k of the row-capped statistics; module start).
+// pgdp.rows_per_unit (k of the row-capped statistics) and pgdp.max_groups_contributed (m of
+// grouped releases; module start).
 void define_person_level_settings();
 // Its value now (the statement fingerprint's: fingerprint.hpp).
 int person_level_rows_per_unit();
+int person_level_max_groups();
 
 }  // namespace pgdp::pg

@@ -202,8 +202,10 @@ int person_level_location(int groups_per_unit, int rows_per_unit) {
 
 int rows_per_unit_of(const Aggref* aggref) { return 1 + call_marks(aggref) / kRowsPerUnitStep; }
 
+int marked_groups_per_unit(const Aggref* aggref) { return call_marks(aggref) % kReadsPartialTotals; }
+
 int groups_per_unit_of(const Aggref* aggref) {
-    const int m = call_marks(aggref) % kReadsPartialTotals;
+    const int m = marked_groups_per_unit(aggref);
     return m >= 1 ? m : 1;
 }
 

@@ -122,6 +122,9 @@ int person_level_location(int groups_per_unit, int rows_per_unit);
 inline constexpr int kMaxMarkedRowsPerUnit = 1024;
 // 1 for a call without a mark.
 int groups_per_unit_of(const Aggref* aggref);
+// m as marked, 0 for a call without a groups-per-unit mark: the person-level rewrite marks every
+// call it writes (m = 1 when ungrouped), so a call with one releases over units, not rows.
+int marked_groups_per_unit(const Aggref* aggref);
 int rows_per_unit_of(const Aggref* aggref);
 bool reads_partial_totals(const Aggref* aggref);
 

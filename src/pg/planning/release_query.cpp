@@ -6,6 +6,7 @@ extern "C" {
 #include "catalog/pg_proc.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "utils/syscache.h"
 }
 
@@ -206,6 +207,25 @@ void reanalyze_release_query(Query* parse, ReleaseQuery* analysis) {
     walk_tree(parse, &result);
     result.protections = analysis->protections;
     *analysis = result;
+}
+
+bool shares_computation(const Aggref* a, const Aggref* b) {
+    return equal(a, b) && !contain_volatile_functions((Node*)a);
+}
+
+List* distinct_calls(List* calls) {
+    List* distinct = NIL;
+    ListCell* cell;
+    foreach (cell, calls) {
+        bool seen = false;
+        ListCell* kept;
+        foreach (kept, distinct) {
+            if (shares_computation(static_cast<Aggref*>(lfirst(kept)), static_cast<Aggref*>(lfirst(cell))))
+                seen = true;
+        }
+        if (!seen) distinct = lappend(distinct, lfirst(cell));
+    }
+    return distinct;
 }
 
 Oid protected_relation_below(const ReleaseLevel& level, const ProtectionCatalog& protections) {

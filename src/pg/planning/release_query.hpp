@@ -59,6 +59,15 @@ ReleaseQuery analyze_release_query(Query* parse);
 // rewrite), keeping the catalog already read.
 void reanalyze_release_query(Query* parse, ReleaseQuery* analysis);
 
+// One call of each class of shared calls (shares_computation), in the order of their first
+// appearance. The executor computes such calls of one level once (one release:
+// (dp_sum_ci(...)).* writes the call once per field); a rewrite builds one replacement per class
+// and replaces every member with it, so they stay one call.
+List* distinct_calls(List* calls);
+// True if PostgreSQL computes the two aggregate calls of one level once (find_compatible_agg):
+// equal (everything but parse locations) and without volatile functions.
+bool shares_computation(const Aggref* a, const Aggref* b);
+
 // The first protected relation (its protection's root) the level reads below its own relation
 // entries, in BelowLevel order; InvalidOid if none.
 Oid protected_relation_below(const ReleaseLevel& level, const ProtectionCatalog& protections);

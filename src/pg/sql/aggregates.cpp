@@ -354,13 +354,27 @@ struct ReportedBounds {
     double upper;
 };
 
+// How each privacy unit's contribution was bounded: NULL unless the release is person-level (a
+// release over a plain relation bounds each row by the clamping bounds alone).
+struct ReportedContribution {
+    bool person_level;
+    int groups_per_unit;  // m: the groups a unit kept (1 when ungrouped)
+    int rows_per_unit;    // the values a unit kept per group (1: its total, mean or presence)
+};
+
+ReportedContribution contribution_of(const Parameters& parameters) {
+    return ReportedContribution{parameters.person_level, static_cast<int>(parameters.privacy.groups_per_unit),
+                                static_cast<int>(parameters.privacy.rows_per_unit)};
+}
+
 // The *_ci forms return a dp_release record: the release, its interval and noise, (0.8) the
 // epsilon and delta it was charged and from_cache (false here; the release cache sets it when it
-// answers the stored row again), and (0.13) the bounds it used. A 0.7 catalog's dp_release has
-// the first six fields only, a 0.8 to 0.12 one the first nine.
+// answers the stored row again), (0.13) the bounds it used and (0.16) the groups and rows per
+// unit it bounded each privacy unit to. A 0.7 catalog's dp_release has the first six fields only,
+// a 0.8 to 0.12 one the first nine, a 0.13 to 0.15 one the first eleven.
 Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& release, double alpha,
                      pgdp::Mechanism mechanism, const pgdp::ReleaseCharge& charged,
-                     const ReportedBounds& bounds) {
+                     const ReportedBounds& bounds, const ReportedContribution& contribution) {
     TupleDesc descriptor;
     if (get_call_result_type(fcinfo, nullptr, &descriptor) != TYPEFUNC_COMPOSITE) {
         ereport(ERROR,
@@ -368,7 +382,7 @@ Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& rele
     }
     descriptor = BlessTupleDesc(descriptor);
     const char* name = pgdp::mechanism_name(mechanism).data();  // a string literal
-    Datum values[11] = {Float8GetDatum(release.value),
+    Datum values[13] = {Float8GetDatum(release.value),
                         Float8GetDatum(release.ci_lower),
                         Float8GetDatum(release.ci_upper),
                         Float8GetDatum(release.noise_sd),
@@ -378,10 +392,14 @@ Datum release_record(FunctionCallInfo fcinfo, const pgdp::AggregateRelease& rele
                         Float8GetDatum(charged.delta),
                         BoolGetDatum(false),
                         Float8GetDatum(bounds.lower),
-                        Float8GetDatum(bounds.upper)};
-    bool nulls[11] = {};
+                        Float8GetDatum(bounds.upper),
+                        Int32GetDatum(contribution.groups_per_unit),
+                        Int32GetDatum(contribution.rows_per_unit)};
+    bool nulls[13] = {};
     nulls[9] = nulls[10] = !bounds.known;
-    if (descriptor->natts != 6 && descriptor->natts != 9 && descriptor->natts != 11) {
+    nulls[11] = nulls[12] = !contribution.person_level;
+    if (descriptor->natts != 6 && descriptor->natts != 9 && descriptor->natts != 11 &&
+        descriptor->natts != 13) {
         ereport(ERROR,
                 (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("dp_release has an unexpected number of fields"),
                  errhint("ALTER EXTENSION pgdp UPDATE.")));
@@ -439,7 +457,8 @@ Datum finish_estimated(FunctionCallInfo fcinfo, const AggregateIdentity& identit
         // The interval is the release's at the bounds it used, which are reported with it
         // (post-processing of the bounds stage: docs/privacy.md "Bounds the analyst need not guess").
         return release_record(fcinfo, release.release, parameters.alpha, parameters.mechanism, charged,
-                              ReportedBounds{true, release.bounds.lower, release.bounds.upper});
+                              ReportedBounds{true, release.bounds.lower, release.bounds.upper},
+                              contribution_of(site.parameters));
     }
     return typed_value(release.release, site.parameters.value_type, identity.kind);
 }
@@ -467,7 +486,8 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
     if (identity.with_interval) {
         const bool bounded = identity.kind != AggregateKind::Count;  // dp_count_ci reads no value
         return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism, charged,
-                              ReportedBounds{bounded, parameters.lower, parameters.upper});
+                              ReportedBounds{bounded, parameters.lower, parameters.upper},
+                              contribution_of(site.parameters));
     }
     return typed_value(release, site.parameters.value_type, identity.kind);
 }
