@@ -93,6 +93,16 @@ constexpr Entry builtin_entries[] = {
     {"numeric", 1, {INT8OID}},
     {"numeric", 1, {FLOAT4OID}},
     {"numeric", 1, {FLOAT8OID}},
+    // The transaction's start time (now(), also behind current_date and current_timestamp, which
+    // the DP-only check accepts as nodes): one value per statement, whatever the rows.
+    {"now", 0, {}},
+    // Absolute value, rounding and truncation of floats and numerics: fabs, rint, trunc and the
+    // numeric sign flip never raise (numeric NaN and +-Infinity included).
+    {"abs", 1, {FLOAT8OID}},
+    {"abs", 1, {FLOAT4OID}},
+    {"abs", 1, {NUMERICOID}},
+    {"round", 1, {FLOAT8OID}},
+    {"trunc", 1, {FLOAT8OID}},
 };
 
 #undef PGDP_COMPARISONS
@@ -101,6 +111,21 @@ constexpr Entry pgdp_entries[] = {
     {"bucket", 2, {FLOAT8OID, FLOAT8OID}},
     {"bucket", 2, {INT8OID, INT8OID}},
     {"clamp", 3, {FLOAT8OID, FLOAT8OID, FLOAT8OID}},
+    // Total forms of built-ins (total_forms.hpp) and canonical group keys.
+    {"total_float8", 1, {NUMERICOID}},
+    {"total_float4", 1, {NUMERICOID}},
+    {"total_float4", 1, {FLOAT8OID}},
+    {"total_date_pl", 2, {DATEOID, INT4OID}},
+    {"total_date_mi", 2, {DATEOID, INT4OID}},
+    {"total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},
+    {"total_date_trunc", 2, {TEXTOID, TIMESTAMPOID}},
+    {"total_extract", 2, {TEXTOID, TIMESTAMPTZOID}},
+    {"total_extract", 2, {TEXTOID, TIMESTAMPOID}},
+    {"total_date_part", 2, {TEXTOID, TIMESTAMPTZOID}},
+    {"total_date_part", 2, {TEXTOID, TIMESTAMPOID}},
+    {"canonical_key", 1, {NUMERICOID}},
+    {"canonical_key", 1, {FLOAT8OID}},
+    {"canonical_key", 1, {FLOAT4OID}},
 };
 
 constexpr int builtin_count = sizeof(builtin_entries) / sizeof(builtin_entries[0]);
