@@ -311,6 +311,8 @@ DROP TABLE dc_units, dc_instants, dc_numbers, dc_mismatches;
 
 SET client_min_messages = warning;
 RESET TimeZone;
+SELECT pgdp.unprotect('dc_shop.orders'), pgdp.unprotect('dc_shop.customers'), pgdp.unprotect('dc_keys');
+DELETE FROM pgdp.budgets WHERE role::text = 'dc_analyst';
 DROP TABLE dc_shop.orders, dc_shop.customers, dc_zones, dc_queries, dc_keys;
 DROP SCHEMA dc_shop;
 DROP SCHEMA dc_analyst CASCADE;

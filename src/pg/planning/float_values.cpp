@@ -10,6 +10,7 @@ extern "C" {
 #include "utils/fmgroids.h"
 }
 
+#include "pg/calls/aggregate_call.hpp"
 #include "pg/calls/aggregate_identity.hpp"
 #include "pg/planning/query_builder.hpp"
 #include "pg/planning/total_forms.hpp"
@@ -69,7 +70,12 @@ void make_float_values_safe(const ReleaseQuery& analysis) {
         ListCell* call_cell;
         foreach (call_cell, level->calls) {
             Aggref* call = static_cast<Aggref*>(lfirst(call_cell));
-            if (call->args == NIL) continue;
+            const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+            // Only a value argument (dp_count's first argument is its epsilon).
+            if (call->args == NIL ||
+                !(pgdp::reads_bounded_value(kind) || pgdp::has_row_capped_person_form(kind))) {
+                continue;
+            }
             TargetEntry* entry = linitial_node(TargetEntry, call->args);
             if (!IsA(entry->expr, FuncExpr)) continue;
             auto* cast = castNode(FuncExpr, entry->expr);
@@ -82,7 +88,7 @@ void make_float_values_safe(const ReleaseQuery& analysis) {
             const Oid total = total_cast_of(F_FLOAT8_NUMERIC);
             if (OidIsValid(total)) {
                 cast->funcid = total;
-            } else if (reads_float8_value(identify_aggregate(call->aggfnoid).kind) &&
+            } else if (reads_float8_value(kind) &&
                        !contain_volatile_functions((Node*)cast->args)) {
                 entry->expr = safe_float8(cast);
             }

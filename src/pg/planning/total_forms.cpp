@@ -14,6 +14,7 @@ extern "C" {
 #include "utils/fmgrprotos.h"
 }
 
+#include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/query_builder.hpp"
 
 namespace pgdp::pg {
@@ -64,6 +65,19 @@ bool substitute_in_node(Node* node, void* context) {
     if (node == nullptr) return false;
     if (IsA(node, Query)) {
         return query_tree_walker(castNode(Query, node), walker_cast(substitute_in_node), context, 0);
+    }
+    if (IsA(node, Aggref)) {
+        // A pgdp call: only its value and FILTER run on the rows; its privacy parameters are
+        // evaluated once before the charge (calls/parameters), in the forms that step expects.
+        auto* call = castNode(Aggref, node);
+        const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
+        if (identity.is_pgdp) {
+            if ((pgdp::reads_bounded_value(identity.kind) || pgdp::has_row_capped_person_form(identity.kind)) &&
+                call->args != NIL) {
+                (void)substitute_in_node((Node*)linitial_node(TargetEntry, call->args)->expr, context);
+            }
+            return substitute_in_node((Node*)call->aggfilter, context);
+        }
     }
     if (IsA(node, FuncExpr)) {
         auto* call = castNode(FuncExpr, node);
