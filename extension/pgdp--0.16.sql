@@ -2818,6 +2818,48 @@ COMMENT ON FUNCTION pgdp.total_float4(numeric) IS 'real(value), +-Infinity beyon
 CREATE FUNCTION pgdp.total_float4(value float8) RETURNS real
 AS 'MODULE_PATHNAME', 'pgdp_total_float4_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_float4(float8) IS 'real(value), +-Infinity beyond its range, 0 below its smallest value; never an error';
+CREATE FUNCTION pgdp.total_add(a integer, b integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_int4_add' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(integer, integer) IS 'a + b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_sub(a integer, b integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_int4_sub' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(integer, integer) IS 'a - b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_mul(a integer, b integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_int4_mul' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_mul(integer, integer) IS 'a * b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_div(a integer, b integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_int4_div' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_div(integer, integer) IS 'a / b, or NULL for a zero divisor or where it overflows; never an error';
+CREATE FUNCTION pgdp.total_abs(a integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_int4_abs' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_abs(integer) IS 'abs(a), or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_add(a bigint, b bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_total_int8_add' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(bigint, bigint) IS 'a + b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_sub(a bigint, b bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_total_int8_sub' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(bigint, bigint) IS 'a - b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_mul(a bigint, b bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_total_int8_mul' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_mul(bigint, bigint) IS 'a * b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_div(a bigint, b bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_total_int8_div' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_div(bigint, bigint) IS 'a / b, or NULL for a zero divisor or where it overflows; never an error';
+CREATE FUNCTION pgdp.total_abs(a bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'pgdp_total_int8_abs' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_abs(bigint) IS 'abs(a), or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_add(a float8, b float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_total_float8_add' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(float8, float8) IS 'a + b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_sub(a float8, b float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_total_float8_sub' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(float8, float8) IS 'a - b, or NULL where it overflows; never an error';
+CREATE FUNCTION pgdp.total_mul(a float8, b float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_total_float8_mul' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_mul(float8, float8) IS 'a * b, or NULL where it overflows or underflows; never an error';
+CREATE FUNCTION pgdp.total_div(a float8, b float8) RETURNS float8
+AS 'MODULE_PATHNAME', 'pgdp_total_float8_div' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_div(float8, float8) IS 'a / b, or NULL for a zero divisor, overflow or underflow; never an error';
 CREATE FUNCTION pgdp.total_date_pl(value date, days integer) RETURNS date
 AS 'MODULE_PATHNAME', 'pgdp_total_date_pl_int4' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_date_pl(date, integer) IS 'value + days, or NULL outside the date range; never an error';

@@ -33,6 +33,9 @@ SET TimeZone = 'UTC';
 -- counts customers (each is in one month, 25 a month).
 SELECT sum(least(s, 2000)) AS amount_sum, sum(least(slow, 2000)) AS slow_sum
 FROM (SELECT sum(amount) s, sum(amount) FILTER (WHERE delivery_days > 6.5) slow FROM dc_shop.orders GROUP BY customer) c;
+SELECT sum(least(greatest(q, 0), 2000)) AS quantity_sum, sum(least(greatest(d, 0), 200)) AS days_sum, count(*) AS customers
+FROM (SELECT customer, sum(quantity * 25 + 1) q, sum(delivery_days - 1) d FROM dc_shop.orders
+      WHERE abs(quantity - 3) <= 1 AND quantity / 2 >= 1 GROUP BY customer) c;
 SELECT count(DISTINCT customer) FILTER (WHERE CASE WHEN amount > 1000 THEN true ELSE coalesce(nullif(quantity, 3), 0) > 4 END)
        AS slow_or_big_customers
 FROM dc_shop.orders;
@@ -69,6 +72,11 @@ SELECT round(dp_count(1e6)) AS customers FROM dc_shop.customers WHERE signup > c
 -- (4) CASE, COALESCE, NULLIF, abs, buckets of money.
 SELECT round(dp_count(1e6)) AS slow_or_big FROM dc_shop.orders
 WHERE CASE WHEN amount > 1000 THEN true ELSE coalesce(nullif(quantity, 3), 0) > 4 END AND abs(delivery_days) >= 0;
+-- Integer and float arithmetic (total forms: NULL where the built-in overflows or divides by 0).
+SELECT round(dp_sum(quantity * 25 + 1, 0, 2000, 1e6)) AS quantity_sum,
+       round(dp_sum(delivery_days::float8 * 2 / 2 - 1, 0, 200, 1e6)) AS days_sum,
+       round(dp_count(1e6)) AS customers
+FROM dc_shop.orders WHERE abs(quantity - 3) <= 1 AND quantity / 2 >= 1;
 SELECT pgdp.bucket(amount, 250) AS bucket, round(dp_count(1e6)) AS customers
 FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
 
@@ -83,7 +91,7 @@ PREPARE dc_unit(text) AS SELECT date_trunc($1, created_at), dp_count(1) FROM dc_
 EXECUTE dc_unit('year');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 DEALLOCATE dc_unit;
--- Built-ins without a total form yet: numeric round, numeric arithmetic, lower.
+-- Built-ins without a total form: numeric round, numeric arithmetic, lower.
 SELECT round(amount, -2), dp_count(1) FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1, 1e-6);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT dp_sum(quantity * 25.0, 0, 200, 1) FROM dc_shop.orders;
@@ -105,7 +113,7 @@ SELECT count(*) AS groups FROM (SELECT pgdp.total_date_trunc('mnth', created_at)
 \set SHOW_CONTEXT errors
 -- One release per pgdp call of the accepted statements: 5 values, 4 grouped series (dp_count and
 -- dp_groups), the prepared one 6 times (2 calls), 4 counts, the buckets and the direct total form
--- (2 calls each): 5 + 8 + 12 + 4 + 4 = 33; none for the refusals.
+-- (2 calls each), the arithmetic (3 calls): 5 + 8 + 12 + 4 + 4 + 3 = 36; none for the refusals.
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
@@ -295,6 +303,28 @@ SELECT count(*) AS calls,
        sum(dc_against(format('%L::date - %s', d, n), format('pgdp.total_date_mi(%L, %s)', d, n))) AS minus_raised
 FROM unnest(ARRAY['infinity', '-infinity', '4714-11-24 BC', '4714-11-25 BC', '2000-01-01', '5874897-12-30', '5874897-12-31']) d,
      unnest(ARRAY['0', '1', '-1', '2147483647', '(-2147483648)']) n;
+-- Integer and float arithmetic over the extremes of each type.
+SELECT count(*) AS calls, sum(dc_against(format('(%s)::int4 %s (%s)::int4', a, o, b), format('pgdp.%s((%s)::int4, (%s)::int4)', f, a, b)))
+           AS int4_raised,
+       sum(dc_against(format('(%s)::int8 %s (%s)::int8', a, o, b), format('pgdp.%s((%s)::int8, (%s)::int8)', f, a, b)))
+           AS int8_raised
+FROM (VALUES ('+', 'total_add'), ('-', 'total_sub'), ('*', 'total_mul'), ('/', 'total_div')) op(o, f),
+     unnest(ARRAY['0', '1', '-1', '2', '-2147483648', '2147483647', '46341']) a, unnest(ARRAY['0', '1', '-1', '2', '-2147483648', '2147483647', '46341']) b;
+SELECT count(*) AS calls, sum(dc_against(format('(%s)::int8 %s (%s)::int8', a, o, b), format('pgdp.%s((%s)::int8, (%s)::int8)', f, a, b)))
+           AS int8_raised
+FROM (VALUES ('+', 'total_add'), ('-', 'total_sub'), ('*', 'total_mul'), ('/', 'total_div')) op(o, f),
+     unnest(ARRAY['0', '-1', '(-9223372036854775808)', '9223372036854775807', '3037000500']) a,
+     unnest(ARRAY['0', '-1', '(-9223372036854775808)', '9223372036854775807', '3037000500']) b;
+SELECT count(*) AS calls, sum(dc_against(format('%L::float8 %s %L::float8', a, o, b), format('pgdp.%s(%L::float8, %L::float8)', f, a, b)))
+           AS float8_raised
+FROM (VALUES ('+', 'total_add'), ('-', 'total_sub'), ('*', 'total_mul'), ('/', 'total_div')) op(o, f),
+     unnest(ARRAY['0', '-0', '1', 'NaN', 'Infinity', '-Infinity', '1.7976931348623157e308', '-1.7976931348623157e308',
+                  '4.9e-324', '1e-200', '1e200']) a,
+     unnest(ARRAY['0', '-0', '1', 'NaN', 'Infinity', '-Infinity', '1.7976931348623157e308', '-1.7976931348623157e308',
+                  '4.9e-324', '1e-200', '1e200']) b;
+SELECT count(*) AS calls, sum(dc_against(format('abs((%s)::%s)', v, t), format('pgdp.total_abs((%s)::%s)', v, t))) AS abs_raised
+FROM unnest(ARRAY['int4', 'int8']) t, unnest(ARRAY['0', '-1', '(-2147483648)', '2147483647', '(-9223372036854775808)']) v
+WHERE t = 'int8' OR v NOT LIKE '%922%';
 SELECT count(*) AS mismatches FROM dc_mismatches;
 SELECT * FROM dc_mismatches ORDER BY 1 LIMIT 10;
 -- Canonical keys: equal values print alike.

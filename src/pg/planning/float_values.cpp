@@ -88,8 +88,7 @@ void make_float_values_safe(const ReleaseQuery& analysis) {
             const Oid total = total_cast_of(F_FLOAT8_NUMERIC);
             if (OidIsValid(total)) {
                 cast->funcid = total;
-            } else if (reads_float8_value(kind) &&
-                       !contain_volatile_functions((Node*)cast->args)) {
+            } else if (reads_float8_value(kind) && !contain_volatile_functions((Node*)cast->args)) {
                 entry->expr = safe_float8(cast);
             }
         }

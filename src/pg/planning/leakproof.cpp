@@ -158,10 +158,12 @@ bool leaky_node(Node* node, void* context) {
                    format_procedure(found.function))
              : errdetail("It holds a construct that may fail or read other data depending on a person's "
                          "values (a subquery, a domain check, GREATEST or LEAST, a row comparison, array "
-                         "subscripting, a nested aggregate)."),
+                         "subscripting, a nested aggregate, an SQL value function other than current_date "
+                         "and current_timestamp)."),
          errhint(
-             "Use comparisons, numeric casts, CASE, COALESCE, abs, date_trunc, extract and date_part "
-             "with a constant unit, date +- days, current_date and pgdp's safe functions "
+             "Use comparisons, numeric casts, integer and float + - * / and abs, CASE, COALESCE, date_trunc, "
+             "extract and date_part with a constant unit, date +- days, current_date and pgdp's safe "
+             "functions "
              "(pgdp.row_safe_functions(), docs/privacy.md \"What a DP-only analyst may compute\"); compute "
              "anything else from the releases.")));
 }

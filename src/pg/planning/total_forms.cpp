@@ -32,6 +32,22 @@ constexpr TotalForm total_forms[] = {
     {F_FLOAT8_NUMERIC, nullptr, "total_float8", 1, {NUMERICOID}},
     {F_FLOAT4_NUMERIC, nullptr, "total_float4", 1, {NUMERICOID}},
     {F_FLOAT4_FLOAT8, nullptr, "total_float4", 1, {FLOAT8OID}},
+    {F_INT4PL, nullptr, "total_add", 2, {INT4OID, INT4OID}},
+    {F_INT4MI, nullptr, "total_sub", 2, {INT4OID, INT4OID}},
+    {F_INT4MUL, nullptr, "total_mul", 2, {INT4OID, INT4OID}},
+    {F_INT4DIV, nullptr, "total_div", 2, {INT4OID, INT4OID}},
+    {F_INT4ABS, nullptr, "total_abs", 1, {INT4OID}},
+    {F_ABS_INT4, nullptr, "total_abs", 1, {INT4OID}},
+    {F_INT8PL, nullptr, "total_add", 2, {INT8OID, INT8OID}},
+    {F_INT8MI, nullptr, "total_sub", 2, {INT8OID, INT8OID}},
+    {F_INT8MUL, nullptr, "total_mul", 2, {INT8OID, INT8OID}},
+    {F_INT8DIV, nullptr, "total_div", 2, {INT8OID, INT8OID}},
+    {F_INT8ABS, nullptr, "total_abs", 1, {INT8OID}},
+    {F_ABS_INT8, nullptr, "total_abs", 1, {INT8OID}},
+    {F_FLOAT8PL, nullptr, "total_add", 2, {FLOAT8OID, FLOAT8OID}},
+    {F_FLOAT8MI, nullptr, "total_sub", 2, {FLOAT8OID, FLOAT8OID}},
+    {F_FLOAT8MUL, nullptr, "total_mul", 2, {FLOAT8OID, FLOAT8OID}},
+    {F_FLOAT8DIV, nullptr, "total_div", 2, {FLOAT8OID, FLOAT8OID}},
     {F_DATE_PLI, nullptr, "total_date_pl", 2, {DATEOID, INT4OID}},
     {F_DATE_MII, nullptr, "total_date_mi", 2, {DATEOID, INT4OID}},
     {F_DATE_TRUNC_TEXT_TIMESTAMPTZ, timestamptz_trunc, "total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},
@@ -72,7 +88,8 @@ bool substitute_in_node(Node* node, void* context) {
         auto* call = castNode(Aggref, node);
         const AggregateIdentity identity = identify_aggregate(call->aggfnoid);
         if (identity.is_pgdp) {
-            if ((pgdp::reads_bounded_value(identity.kind) || pgdp::has_row_capped_person_form(identity.kind)) &&
+            if ((pgdp::reads_bounded_value(identity.kind) ||
+                 pgdp::has_row_capped_person_form(identity.kind)) &&
                 call->args != NIL) {
                 (void)substitute_in_node((Node*)linitial_node(TargetEntry, call->args)->expr, context);
             }
