@@ -59,6 +59,9 @@ COMMENT ON FUNCTION pgdp.total_mul(float8, float8) IS 'a * b, or NULL where it o
 CREATE FUNCTION pgdp.total_div(a float8, b float8) RETURNS float8
 AS 'MODULE_PATHNAME', 'pgdp_total_float8_div' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_div(float8, float8) IS 'a / b, or NULL for a zero divisor, overflow or underflow; never an error';
+CREATE FUNCTION pgdp.total_width_bucket(operand float8, low float8, high float8, count integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_width_bucket_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_width_bucket(float8, float8, float8, integer) IS 'width_bucket(operand, low, high, count), or NULL where it raises (NaN, bad bounds or count); never an error';
 CREATE FUNCTION pgdp.total_date_pl(value date, days integer) RETURNS date
 AS 'MODULE_PATHNAME', 'pgdp_total_date_pl_int4' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_date_pl(date, integer) IS 'value + days, or NULL outside the date range; never an error';

@@ -77,6 +77,8 @@ SELECT round(dp_sum(quantity * 25 + 1, 0, 2000, 1e6)) AS quantity_sum,
        round(dp_sum(delivery_days::float8 * 2 / 2 - 1, 0, 200, 1e6)) AS days_sum,
        round(dp_count(1e6)) AS customers
 FROM dc_shop.orders WHERE abs(quantity - 3) <= 1 AND quantity / 2 >= 1;
+SELECT width_bucket(amount::float8, 0, 1000, 4) AS bin, round(dp_count(1e6)) AS customers
+FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
 SELECT pgdp.bucket(amount, 250) AS bucket, round(dp_count(1e6)) AS customers
 FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
 
@@ -113,7 +115,8 @@ SELECT count(*) AS groups FROM (SELECT pgdp.total_date_trunc('mnth', created_at)
 \set SHOW_CONTEXT errors
 -- One release per pgdp call of the accepted statements: 5 values, 4 grouped series (dp_count and
 -- dp_groups), the prepared one 6 times (2 calls), 4 counts, the buckets and the direct total form
--- (2 calls each), the arithmetic (3 calls): 5 + 8 + 12 + 4 + 4 + 3 = 36; none for the refusals.
+-- (2 calls each), the arithmetic (3 calls), width_bucket (2): 5 + 8 + 12 + 4 + 4 + 3 + 2 = 38; none
+-- for the refusals.
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
@@ -325,6 +328,12 @@ FROM (VALUES ('+', 'total_add'), ('-', 'total_sub'), ('*', 'total_mul'), ('/', '
 SELECT count(*) AS calls, sum(dc_against(format('abs((%s)::%s)', v, t), format('pgdp.total_abs((%s)::%s)', v, t))) AS abs_raised
 FROM unnest(ARRAY['int4', 'int8']) t, unnest(ARRAY['0', '-1', '(-2147483648)', '2147483647', '(-9223372036854775808)']) v
 WHERE t = 'int8' OR v NOT LIKE '%922%';
+SELECT count(*) AS calls,
+       sum(dc_against(format('width_bucket(%L::float8, %L, %L, %s)', x, b1, b2, n), format('pgdp.total_width_bucket(%L, %L, %L, %s)', x, b1, b2, n)))
+           AS width_bucket_raised
+FROM unnest(ARRAY['0', '5', '10', 'NaN', 'Infinity', '-Infinity', '1.7976931348623157e308']) x,
+     (VALUES ('0', '10'), ('10', '0'), ('0', '0'), ('NaN', '10'), ('0', 'Infinity'), ('-1.7976931348623157e308', '1.7976931348623157e308')) b(b1, b2),
+     unnest(ARRAY['1', '0', '-1', '2147483647']) n;
 SELECT count(*) AS mismatches FROM dc_mismatches;
 SELECT * FROM dc_mismatches ORDER BY 1 LIMIT 10;
 -- Canonical keys: equal values print alike.

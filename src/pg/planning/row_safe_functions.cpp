@@ -36,7 +36,7 @@ namespace {
 struct Entry {
     const char* name;  // in pg_catalog
     int nargs;
-    Oid types[3];
+    Oid types[4];
 };
 
 // Six comparisons of one pair of argument types.
@@ -129,6 +129,7 @@ constexpr Entry pgdp_entries[] = {
     {"total_sub", 2, {FLOAT8OID, FLOAT8OID}},
     {"total_mul", 2, {FLOAT8OID, FLOAT8OID}},
     {"total_div", 2, {FLOAT8OID, FLOAT8OID}},
+    {"total_width_bucket", 4, {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
     {"total_date_pl", 2, {DATEOID, INT4OID}},
     {"total_date_mi", 2, {DATEOID, INT4OID}},
     {"total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},

@@ -25,7 +25,7 @@ struct TotalForm {
     PGFunction code;   // its C code, called once with a constant unit; nullptr: no unit
     const char* name;  // the total form in schema pgdp, same argument types
     int nargs;
-    Oid types[2];
+    Oid types[4];
 };
 
 constexpr TotalForm total_forms[] = {
@@ -48,6 +48,11 @@ constexpr TotalForm total_forms[] = {
     {F_FLOAT8MI, nullptr, "total_sub", 2, {FLOAT8OID, FLOAT8OID}},
     {F_FLOAT8MUL, nullptr, "total_mul", 2, {FLOAT8OID, FLOAT8OID}},
     {F_FLOAT8DIV, nullptr, "total_div", 2, {FLOAT8OID, FLOAT8OID}},
+    {F_WIDTH_BUCKET_FLOAT8_FLOAT8_FLOAT8_INT4,
+     nullptr,
+     "total_width_bucket",
+     4,
+     {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
     {F_DATE_PLI, nullptr, "total_date_pl", 2, {DATEOID, INT4OID}},
     {F_DATE_MII, nullptr, "total_date_mi", 2, {DATEOID, INT4OID}},
     {F_DATE_TRUNC_TEXT_TIMESTAMPTZ, timestamptz_trunc, "total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},

@@ -1,9 +1,13 @@
-// Total forms of integer and float arithmetic (docs/privacy.md "What a DP-only analyst may
+// Total forms of integer and float arithmetic and width_bucket (docs/privacy.md "What a DP-only analyst may
 // compute"): the built-in's result, or NULL exactly where the built-in raises (integer overflow,
 // division by zero, float overflow and underflow as float.h's checks define them). C code only:
 // nothing here may be unwound by ereport.
 
 #include "pg/base/postgres_headers.hpp"
+
+extern "C" {
+#include "utils/fmgrprotos.h"
+}
 
 #include <cmath>
 #include <cstdint>
@@ -23,6 +27,7 @@ PG_FUNCTION_INFO_V1(pgdp_total_float8_add);
 PG_FUNCTION_INFO_V1(pgdp_total_float8_sub);
 PG_FUNCTION_INFO_V1(pgdp_total_float8_mul);
 PG_FUNCTION_INFO_V1(pgdp_total_float8_div);
+PG_FUNCTION_INFO_V1(pgdp_total_width_bucket_float8);
 
 // int4pl, int4mi, int4mul, int8pl, int8mi, int8mul: NULL where the result overflows.
 Datum pgdp_total_int4_add(PG_FUNCTION_ARGS) {
@@ -126,6 +131,22 @@ Datum pgdp_total_float8_div(PG_FUNCTION_ARGS) {
     if (std::isinf(result) && !std::isinf(a)) PG_RETURN_NULL();
     if (result == 0.0 && a != 0.0 && !std::isinf(b)) PG_RETURN_NULL();
     PG_RETURN_FLOAT8(result);
+}
+
+// width_bucket(operand, b1, b2, count): NULL exactly where width_bucket_float8 raises (count <= 0,
+// a NaN, an infinite bound, equal bounds, the top bucket count + 1 beyond int4); otherwise the
+// built-in's bucket.
+Datum pgdp_total_width_bucket_float8(PG_FUNCTION_ARGS) {
+    const double operand = PG_GETARG_FLOAT8(0);
+    const double bound1 = PG_GETARG_FLOAT8(1);
+    const double bound2 = PG_GETARG_FLOAT8(2);
+    const int32 count = PG_GETARG_INT32(3);
+    if (count <= 0 || std::isnan(operand) || std::isnan(bound1) || std::isnan(bound2)) PG_RETURN_NULL();
+    if (std::isinf(bound1) || std::isinf(bound2) || bound1 == bound2) PG_RETURN_NULL();
+    const bool above = bound1 < bound2 ? operand >= bound2 : operand <= bound2;
+    if (above && count == PG_INT32_MAX) PG_RETURN_NULL();
+    PG_RETURN_DATUM(DirectFunctionCall4(width_bucket_float8, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1),
+                                        PG_GETARG_DATUM(2), PG_GETARG_DATUM(3)));
 }
 
 }  // extern "C"
