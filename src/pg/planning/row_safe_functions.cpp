@@ -5,10 +5,10 @@
 // of its argument types except out-of-memory; comparisons of text, character and name raise only
 // when no collation is determined, which the rewrite refuses at plan time (person_level.cpp), and
 // sql/error_oracles.sql calls every entry over adversarial values and every collation of the
-// test cluster. Left out on purpose: arithmetic (overflow, division by zero), narrowing casts,
-// casts from text, numeric/float functions that raise on NaN or Infinity (ln, sqrt, ...),
-// comparisons across date/timestamp types (conversions that may go out of range), LIKE and
-// regular expressions (nondeterministic collations, bad patterns), length limits.
+// test cluster. Left out on purpose: built-in arithmetic (overflow, division by zero; pgdp's
+// total forms stand in for it, total_forms.hpp), narrowing casts, casts from text, numeric/float
+// functions that raise on NaN or Infinity (ln, sqrt, ...), LIKE and regular expressions
+// (nondeterministic collations, bad patterns), length limits.
 #include "pg/planning/row_safe_functions.hpp"
 
 extern "C" {
@@ -76,6 +76,25 @@ constexpr Entry builtin_entries[] = {
                      "timestamp_ge", TIMESTAMPOID, TIMESTAMPOID),
     PGDP_COMPARISONS("timestamptz_eq", "timestamptz_ne", "timestamptz_lt", "timestamptz_le", "timestamptz_gt",
                      "timestamptz_ge", TIMESTAMPTZOID, TIMESTAMPTZOID),
+    // Across date, timestamp and timestamptz: PostgreSQL 15 converts with the *_opt_overflow forms
+    // and orders a value beyond the other type's range before or after all of its finite values
+    // (date_cmp_timestamp[tz]_internal, timestamp_cmp_timestamptz_internal): no error path.
+    PGDP_COMPARISONS("date_eq_timestamp", "date_ne_timestamp", "date_lt_timestamp", "date_le_timestamp",
+                     "date_gt_timestamp", "date_ge_timestamp", DATEOID, TIMESTAMPOID),
+    PGDP_COMPARISONS("timestamp_eq_date", "timestamp_ne_date", "timestamp_lt_date", "timestamp_le_date",
+                     "timestamp_gt_date", "timestamp_ge_date", TIMESTAMPOID, DATEOID),
+    PGDP_COMPARISONS("date_eq_timestamptz", "date_ne_timestamptz", "date_lt_timestamptz",
+                     "date_le_timestamptz", "date_gt_timestamptz", "date_ge_timestamptz", DATEOID,
+                     TIMESTAMPTZOID),
+    PGDP_COMPARISONS("timestamptz_eq_date", "timestamptz_ne_date", "timestamptz_lt_date",
+                     "timestamptz_le_date", "timestamptz_gt_date", "timestamptz_ge_date", TIMESTAMPTZOID,
+                     DATEOID),
+    PGDP_COMPARISONS("timestamp_eq_timestamptz", "timestamp_ne_timestamptz", "timestamp_lt_timestamptz",
+                     "timestamp_le_timestamptz", "timestamp_gt_timestamptz", "timestamp_ge_timestamptz",
+                     TIMESTAMPOID, TIMESTAMPTZOID),
+    PGDP_COMPARISONS("timestamptz_eq_timestamp", "timestamptz_ne_timestamp", "timestamptz_lt_timestamp",
+                     "timestamptz_le_timestamp", "timestamptz_gt_timestamp", "timestamptz_ge_timestamp",
+                     TIMESTAMPTZOID, TIMESTAMPOID),
     // Widening casts (exact or rounding, never out of range; float to numeric keeps NaN and
     // +-Infinity since PostgreSQL 14).
     {"int4", 1, {INT2OID}},
