@@ -2863,6 +2863,12 @@ COMMENT ON FUNCTION pgdp.total_div(float8, float8) IS 'a / b, or NULL for a zero
 CREATE FUNCTION pgdp.total_width_bucket(operand float8, low float8, high float8, count integer) RETURNS integer
 AS 'MODULE_PATHNAME', 'pgdp_total_width_bucket_float8' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_width_bucket(float8, float8, float8, integer) IS 'width_bucket(operand, low, high, count), or NULL where it raises (NaN, bad bounds or count); never an error';
+CREATE FUNCTION pgdp.total_timestamp(value date) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'pgdp_total_timestamp_date' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_timestamp(date) IS 'value::timestamp, or NULL beyond the timestamp range; never an error';
+CREATE FUNCTION pgdp.total_timestamptz(value date) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'pgdp_total_timestamptz_date' LANGUAGE C STABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_timestamptz(date) IS 'value::timestamptz (midnight in the session''s zone), or NULL beyond the timestamp range; never an error';
 CREATE FUNCTION pgdp.total_date_pl(value date, days integer) RETURNS date
 AS 'MODULE_PATHNAME', 'pgdp_total_date_pl_int4' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_date_pl(date, integer) IS 'value + days, or NULL outside the date range; never an error';

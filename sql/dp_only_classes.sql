@@ -69,6 +69,11 @@ SELECT round(dp_count(1e6)) AS customers FROM dc_shop.customers
 WHERE signup > date '2024-06-01' - 31 AND signup <= current_date + 1;
 SELECT round(dp_count(1e6)) AS customers_so_far FROM dc_shop.orders WHERE created_at < now() AND created_at <= current_timestamp;
 SELECT round(dp_count(1e6)) AS customers FROM dc_shop.customers WHERE signup > current_date - 365000;
+-- A date column in a monthly series and a year (the date's cast to timestamptz is a total form).
+SELECT date_trunc('month', signup) AS month, round(dp_count(1e6)) AS customers
+FROM dc_shop.customers GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1 LIMIT 3;
+SELECT extract(year FROM signup::timestamp) AS year, round(dp_count(1e6)) AS customers
+FROM dc_shop.customers GROUP BY 1 HAVING dp_groups(1e3, 1e-6);
 -- Comparisons across date, timestamp and timestamptz (a date beyond the timestamp range orders
 -- after every finite timestamp, no error).
 SELECT round(dp_count(1e6)) AS customers FROM dc_shop.customers
@@ -116,8 +121,8 @@ SELECT count(*) AS groups FROM (SELECT pgdp.total_date_trunc('mnth', created_at)
 \set SHOW_CONTEXT errors
 -- One release per pgdp call of the accepted statements: 5 values, 4 grouped series (dp_count and
 -- dp_groups), the prepared one 6 times (2 calls), 5 counts, the buckets and the direct total form
--- (2 calls each), the arithmetic (3 calls), width_bucket (2): 5 + 8 + 12 + 5 + 4 + 3 + 2 = 39; none
--- for the refusals.
+-- (2 calls each), the arithmetic (3 calls), width_bucket and the date series (2 each):
+-- 5 + 8 + 12 + 5 + 4 + 3 + 6 = 43; none for the refusals.
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
@@ -366,6 +371,29 @@ SELECT count(*) AS calls,
 FROM unnest(ARRAY['0', '5', '10', 'NaN', 'Infinity', '-Infinity', '1.7976931348623157e308']) x,
      (VALUES ('0', '10'), ('10', '0'), ('0', '0'), ('NaN', '10'), ('0', 'Infinity'), ('-1.7976931348623157e308', '1.7976931348623157e308')) b(b1, b2),
      unnest(ARRAY['1', '0', '-1', '2147483647']) n;
+-- The casts of a date to timestamp and timestamptz, in every zone, over the ends of both ranges.
+CREATE FUNCTION dc_date_cast_sweep() RETURNS TABLE (calls bigint, builtin_raised bigint) LANGUAGE plpgsql AS $$
+DECLARE
+    zone text;
+    d text;
+    t text;
+BEGIN
+    calls := 0;
+    builtin_raised := 0;
+    FOREACH zone IN ARRAY ARRAY['UTC', 'Pacific/Kiritimati', 'Etc/GMT+12', 'Europe/Berlin', '<+1559>-15:59', '<-1559>+15:59'] LOOP
+        PERFORM set_config('TimeZone', zone, true);
+        FOREACH d IN ARRAY ARRAY['infinity', '-infinity', '4714-11-24 BC', '4714-11-25 BC', '2000-01-01', '2021-03-28',
+                                 '294276-12-31', '294277-01-01', '5874897-12-31'] LOOP
+            FOREACH t IN ARRAY ARRAY['timestamp', 'timestamptz'] LOOP
+                calls := calls + 1;
+                builtin_raised := builtin_raised + dc_against(format('%L::date::%s', d, t), format('pgdp.total_%s(%L::date)', t, d));
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    RETURN NEXT;
+END $$;
+SELECT * FROM dc_date_cast_sweep();
+DROP FUNCTION dc_date_cast_sweep();
 SELECT count(*) AS mismatches FROM dc_mismatches;
 SELECT * FROM dc_mismatches ORDER BY 1 LIMIT 10;
 -- Canonical keys: equal values print alike.

@@ -149,6 +149,8 @@ constexpr Entry pgdp_entries[] = {
     {"total_mul", 2, {FLOAT8OID, FLOAT8OID}},
     {"total_div", 2, {FLOAT8OID, FLOAT8OID}},
     {"total_width_bucket", 4, {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
+    {"total_timestamp", 1, {DATEOID}},
+    {"total_timestamptz", 1, {DATEOID}},
     {"total_date_pl", 2, {DATEOID, INT4OID}},
     {"total_date_mi", 2, {DATEOID, INT4OID}},
     {"total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},

@@ -53,6 +53,8 @@ constexpr TotalForm total_forms[] = {
      "total_width_bucket",
      4,
      {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
+    {F_TIMESTAMP_DATE, nullptr, "total_timestamp", 1, {DATEOID}},
+    {F_TIMESTAMPTZ_DATE, nullptr, "total_timestamptz", 1, {DATEOID}},
     {F_DATE_PLI, nullptr, "total_date_pl", 2, {DATEOID, INT4OID}},
     {F_DATE_MII, nullptr, "total_date_mi", 2, {DATEOID, INT4OID}},
     {F_DATE_TRUNC_TEXT_TIMESTAMPTZ, timestamptz_trunc, "total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},

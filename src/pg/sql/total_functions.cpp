@@ -32,6 +32,8 @@ PG_FUNCTION_INFO_V1(pgdp_total_extract_timestamp);
 PG_FUNCTION_INFO_V1(pgdp_total_date_part_timestamptz);
 PG_FUNCTION_INFO_V1(pgdp_total_date_part_timestamp);
 PG_FUNCTION_INFO_V1(pgdp_total_date_pl_int4);
+PG_FUNCTION_INFO_V1(pgdp_total_timestamp_date);
+PG_FUNCTION_INFO_V1(pgdp_total_timestamptz_date);
 PG_FUNCTION_INFO_V1(pgdp_total_date_mi_int4);
 PG_FUNCTION_INFO_V1(pgdp_canonical_key_numeric);
 PG_FUNCTION_INFO_V1(pgdp_canonical_key_float8);
@@ -285,6 +287,45 @@ Datum pgdp_total_date_mi_int4(PG_FUNCTION_ARGS) {
     const int64 result = static_cast<int64>(date) - PG_GETARG_INT32(1);
     if (result < PG_INT32_MIN || result > PG_INT32_MAX || !IS_VALID_DATE(result)) PG_RETURN_NULL();
     PG_RETURN_DATEADT(static_cast<DateADT>(result));
+}
+
+// timestamp(date) (date2timestamp): NULL for a date from 294277 on, beyond the timestamp range;
+// +-infinity stays infinite.
+Datum pgdp_total_timestamp_date(PG_FUNCTION_ARGS) {
+    const DateADT date = PG_GETARG_DATEADT(0);
+    Timestamp result = 0;
+    if (DATE_IS_NOBEGIN(date)) {
+        TIMESTAMP_NOBEGIN(result);
+    } else if (DATE_IS_NOEND(date)) {
+        TIMESTAMP_NOEND(result);
+    } else {
+        if (date >= (TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)) PG_RETURN_NULL();
+        result = date * USECS_PER_DAY;
+    }
+    PG_RETURN_TIMESTAMP(result);
+}
+
+// timestamptz(date) (date2timestamptz): midnight in the session's zone; NULL where the built-in
+// raises (the date beyond the timestamp range, or midnight there shifted beyond it by the zone).
+Datum pgdp_total_timestamptz_date(PG_FUNCTION_ARGS) {
+    const DateADT date = PG_GETARG_DATEADT(0);
+    TimestampTz result = 0;
+    if (DATE_IS_NOBEGIN(date)) {
+        TIMESTAMP_NOBEGIN(result);
+    } else if (DATE_IS_NOEND(date)) {
+        TIMESTAMP_NOEND(result);
+    } else {
+        if (date >= (TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)) PG_RETURN_NULL();
+        struct pg_tm tm;
+        j2date(date + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon, &tm.tm_mday);
+        tm.tm_hour = 0;
+        tm.tm_min = 0;
+        tm.tm_sec = 0;
+        const int zone = DetermineTimeZoneOffset(&tm, session_timezone);
+        result = date * USECS_PER_DAY + zone * USECS_PER_SEC;
+        if (!IS_VALID_TIMESTAMP(result)) PG_RETURN_NULL();
+    }
+    PG_RETURN_TIMESTAMPTZ(result);
 }
 
 // Equal numerics (1.0 = 1.00) print alike at their smallest scale (trim_scale; NaN and
