@@ -69,6 +69,8 @@ SELECT round(dp_count(1e6)) AS customers FROM dc_shop.customers
 WHERE signup > date '2024-06-01' - 31 AND signup <= current_date + 1;
 SELECT round(dp_count(1e6)) AS customers_so_far FROM dc_shop.orders WHERE created_at < now() AND created_at <= current_timestamp;
 SELECT round(dp_count(1e6)) AS customers FROM dc_shop.customers WHERE signup > current_date - 365000;
+-- Text: lengths and prefixes (lower and upper stay refused, below).
+SELECT round(dp_count(1e6)) AS german FROM dc_shop.customers WHERE left(country, 1) = 'D' AND length(country) = 2;
 -- A date column in a monthly series and a year (the date's cast to timestamptz is a total form).
 SELECT date_trunc('month', signup) AS month, round(dp_count(1e6)) AS customers
 FROM dc_shop.customers GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1 LIMIT 3;
@@ -121,8 +123,8 @@ SELECT count(*) AS groups FROM (SELECT pgdp.total_date_trunc('mnth', created_at)
 \set SHOW_CONTEXT errors
 -- One release per pgdp call of the accepted statements: 5 values, 4 grouped series (dp_count and
 -- dp_groups), the prepared one 6 times (2 calls), 5 counts, the buckets and the direct total form
--- (2 calls each), the arithmetic (3 calls), width_bucket and the date series (2 each):
--- 5 + 8 + 12 + 5 + 4 + 3 + 6 = 43; none for the refusals.
+-- (2 calls each), the arithmetic (3 calls), width_bucket and the date series (2 each), the
+-- text prefix (1): 5 + 8 + 12 + 5 + 4 + 3 + 6 + 1 = 44; none for the refusals.
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 

@@ -115,7 +115,8 @@ BEGIN
     FOR f IN SELECT p.oid::regprocedure AS fn, p.pronamespace::regnamespace AS schema, p.proname, (SELECT array_agg(t::regtype ORDER BY o) FROM unnest(p.proargtypes) WITH ORDINALITY u(t, o)) AS types
              FROM pgdp.row_safe_functions() r JOIN pg_proc p ON p.oid = r
              WHERE EXISTS (SELECT FROM unnest(p.proargtypes) t JOIN pg_type y ON y.oid = t WHERE y.typcollation <> 0)
-               AND NOT EXISTS (SELECT FROM unnest(p.proargtypes) t JOIN pg_type y ON y.oid = t WHERE y.typcollation = 0) LOOP
+               AND NOT EXISTS (SELECT FROM unnest(p.proargtypes) t JOIN pg_type y ON y.oid = t WHERE y.typcollation = 0)
+               AND p.pronargs = 2 LOOP
         FOR c IN SELECT oid, collname FROM pg_collation
                  WHERE collencoding IN (-1, pg_char_to_encoding(getdatabaseencoding())) LOOP
             statements := statements + 1;

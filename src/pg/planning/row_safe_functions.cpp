@@ -112,6 +112,12 @@ constexpr Entry builtin_entries[] = {
     {"numeric", 1, {INT8OID}},
     {"numeric", 1, {FLOAT4OID}},
     {"numeric", 1, {FLOAT8OID}},
+    // Text lengths and prefixes: textlen, textoctetlen and text_left count or clip characters of
+    // valid text (text_substring saturates S + L) and use no collation.
+    {"length", 1, {TEXTOID}},
+    {"char_length", 1, {TEXTOID}},
+    {"octet_length", 1, {TEXTOID}},
+    {"left", 2, {TEXTOID, INT4OID}},
     // The transaction's start time (now(), also behind current_date and current_timestamp, which
     // the DP-only check accepts as nodes): one value per statement, whatever the rows.
     {"now", 0, {}},
