@@ -101,8 +101,9 @@ SELECT eo_sweep(ARRAY['"default"', '"C"', '"POSIX"', '"und-x-icu"', 'eo_nondeter
 SELECT count(*) AS failures FROM eo_failures;
 SELECT left(call, 120) AS call, error FROM eo_failures ORDER BY 1 LIMIT 20;
 
--- Every collation of the cluster usable in this database, over the collatable functions: one
--- statement per function and collation over pairs of hard strings.
+-- Every collation of the cluster usable in this database, over the functions of two collatable
+-- arguments (the comparisons): one statement per function and collation over pairs of hard
+-- strings. (The total forms' unit is collatable too; dp_only_classes sweeps them over units.)
 CREATE TABLE eo_strings AS SELECT a, b FROM (VALUES ('', 'a'), ('é', 'e' || U&'\0301'), ('ß', 'SS'), ('A', 'a'),
     ('日本語', '日本'), (repeat('é', 3000), repeat('é', 3000) || 'z'), ('a  ', 'a'), (NULL, 'a')) v(a, b);
 DO $$
@@ -113,7 +114,9 @@ DECLARE
 BEGIN
     FOR f IN SELECT p.oid::regprocedure AS fn, p.pronamespace::regnamespace AS schema, p.proname, (SELECT array_agg(t::regtype ORDER BY o) FROM unnest(p.proargtypes) WITH ORDINALITY u(t, o)) AS types
              FROM pgdp.row_safe_functions() r JOIN pg_proc p ON p.oid = r
-             WHERE EXISTS (SELECT FROM unnest(p.proargtypes) t JOIN pg_type y ON y.oid = t WHERE y.typcollation <> 0) LOOP
+             WHERE EXISTS (SELECT FROM unnest(p.proargtypes) t JOIN pg_type y ON y.oid = t WHERE y.typcollation <> 0)
+               AND NOT EXISTS (SELECT FROM unnest(p.proargtypes) t JOIN pg_type y ON y.oid = t WHERE y.typcollation = 0)
+               AND p.pronargs = 2 LOOP
         FOR c IN SELECT oid, collname FROM pg_collation
                  WHERE collencoding IN (-1, pg_char_to_encoding(getdatabaseencoding())) LOOP
             statements := statements + 1;

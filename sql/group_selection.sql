@@ -52,7 +52,9 @@ SET search_path = gra, public;
 -- numeric 5.0 (40 units) and 5.000 (unit 0), the group showed "5.000" exactly when unit 0 was in
 -- it (level 3 meets unit 0's row first): presence shown with certainty. Also float 0 / -0, text
 -- under a nondeterministic collation, bpchar trailing spaces, interval '1 day' / '24 hours',
--- arrays. Now refused (0A000) unless equal keys are identical values; the cast to text works.
+-- arrays. Now numeric and float keys are released in a canonical form (pgdp.canonical_key: 5, 0),
+-- whoever's row is met first; the other types are refused (0A000) unless equal keys are identical
+-- values; the cast to text works.
 CREATE COLLATION gra.case_blind (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 SELECT amount, dp_count(1e6) FROM gra_spelling GROUP BY amount HAVING dp_groups(1e6, 1e-9, 'laplace');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
@@ -378,7 +380,7 @@ SET search_path = gra, public;
 -- query never uses are removed by the planner, neither computed nor charged: hence the IS NOT NULL.)
 CREATE TEMP TABLE gra_before AS SELECT releases, epsilon_spent FROM pgdp.my_budget;
 SELECT region, dp_count(1e6) FROM gra_visits GROUP BY region HAVING NOT dp_groups(1e6, 1e-9);
-SELECT amount, dp_count(1e6) FROM gra_spelling GROUP BY amount HAVING dp_groups(1e6, 1e-9, 'laplace');
+SELECT span, dp_count(1e6) FROM gra_spelling GROUP BY span HAVING dp_groups(1e6, 1e-9, 'laplace');
 SELECT r.region + 1, dp_count(1e6) FROM gra_regions r LEFT JOIN gra_visits v USING (region) GROUP BY 1;
 SELECT DISTINCT dp_count(1e6) FROM gra_order GROUP BY g HAVING dp_groups(1e6, 1e-9, 'laplace');
 SELECT b.releases - a.releases AS refused_charged FROM pgdp.my_budget b, gra_before a;

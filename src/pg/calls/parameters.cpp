@@ -202,7 +202,8 @@ void read_quantile_levels(Aggref* aggref, int position, const ArgumentContext& c
 // dp_histogram and the quantiles take float8: over a numeric column the parser's implicit
 // float8(numeric) raises per row for a value beyond float8 (after the charge). The planner hook
 // replaces that cast by one that cannot fail (planning/float_values.hpp); one it did not see (a
-// call inlined from an SQL function, a volatile value) is refused here, before the charge.
+// call inlined from an SQL function; before 0.16's pgdp.total_float8, a volatile value) is refused
+// here, before the charge.
 void refuse_raising_float_value(const Aggref* aggref, const AggregateIdentity& identity) {
     if (identity.kind != AggregateKind::Histogram && identity.kind != AggregateKind::Quantiles) return;
     const Expr* value = linitial_node(TargetEntry, aggref->args)->expr;

@@ -10,8 +10,10 @@ extern "C" {
 #include "utils/fmgroids.h"
 }
 
+#include "pg/calls/aggregate_call.hpp"
 #include "pg/calls/aggregate_identity.hpp"
 #include "pg/planning/query_builder.hpp"
+#include "pg/planning/total_forms.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -68,15 +70,27 @@ void make_float_values_safe(const ReleaseQuery& analysis) {
         ListCell* call_cell;
         foreach (call_cell, level->calls) {
             Aggref* call = static_cast<Aggref*>(lfirst(call_cell));
-            if (!reads_float8_value(identify_aggregate(call->aggfnoid).kind) || call->args == NIL) continue;
+            const AggregateKind kind = identify_aggregate(call->aggfnoid).kind;
+            // Only a value argument (dp_count's first argument is its epsilon).
+            if (call->args == NIL ||
+                !(pgdp::reads_bounded_value(kind) || pgdp::has_row_capped_person_form(kind))) {
+                continue;
+            }
             TargetEntry* entry = linitial_node(TargetEntry, call->args);
             if (!IsA(entry->expr, FuncExpr)) continue;
             auto* cast = castNode(FuncExpr, entry->expr);
             if (cast->funcid != F_FLOAT8_NUMERIC || cast->funcformat != COERCE_IMPLICIT_CAST ||
-                list_length(cast->args) != 1 || contain_volatile_functions((Node*)cast->args)) {
+                list_length(cast->args) != 1) {
                 continue;
             }
-            entry->expr = safe_float8(cast);
+            // pgdp.total_float8 where the extension has it, for every call; else the CASE form,
+            // for the statistics that read float8 values only.
+            const Oid total = total_cast_of(F_FLOAT8_NUMERIC);
+            if (OidIsValid(total)) {
+                cast->funcid = total;
+            } else if (reads_float8_value(kind) && !contain_volatile_functions((Node*)cast->args)) {
+                entry->expr = safe_float8(cast);
+            }
         }
     }
 }

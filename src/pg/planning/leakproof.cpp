@@ -98,6 +98,22 @@ bool leaky_node(Node* node, void* context) {
                 case T_RowExpr:
                 case T_TargetEntry:
                     break;
+                case T_SQLValueFunction:
+                    // current_date, current_timestamp, localtimestamp: the transaction's start
+                    // time, the same for every row (its conversion fails only for a clock outside
+                    // the timestamp range). Others (current_user, ...) are refused: not needed.
+                    switch (castNode(SQLValueFunction, node)->op) {
+                        case SVFOP_CURRENT_DATE:
+                        case SVFOP_CURRENT_TIMESTAMP:
+                        case SVFOP_CURRENT_TIMESTAMP_N:
+                        case SVFOP_LOCALTIMESTAMP:
+                        case SVFOP_LOCALTIMESTAMP_N:
+                            break;
+                        default:
+                            found->function = InvalidOid;
+                            return true;
+                    }
+                    break;
                 case T_ArrayExpr:
                     // ARRAY[ARRAY[1], CASE WHEN customer = 777 THEN ARRAY[1, 2] ELSE ARRAY[1] END]
                     // failed ("matching dimensions") exactly when one person's row was present
@@ -142,9 +158,14 @@ bool leaky_node(Node* node, void* context) {
                    format_procedure(found.function))
              : errdetail("It holds a construct that may fail or read other data depending on a person's "
                          "values (a subquery, a domain check, GREATEST or LEAST, a row comparison, array "
-                         "subscripting, a nested aggregate)."),
-         errhint("Use comparisons, widening casts and pgdp's safe functions (pgdp.row_safe_functions(), "
-                 "docs/privacy.md \"Untrusted analysts\"); compute anything else from the releases.")));
+                         "subscripting, a nested aggregate, an SQL value function other than current_date "
+                         "and current_timestamp)."),
+         errhint(
+             "Use comparisons, numeric casts, integer and float + - * / and abs, CASE, COALESCE, date_trunc, "
+             "extract and date_part with a constant unit, date +- days, current_date and pgdp's safe "
+             "functions "
+             "(pgdp.row_safe_functions(), docs/privacy.md \"What a DP-only analyst may compute\"); compute "
+             "anything else from the releases.")));
 }
 
 // leaky_node over a whole query tree beside the protected rows (a subquery or view in FROM, a

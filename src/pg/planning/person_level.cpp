@@ -31,6 +31,7 @@ extern "C" {
 #include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_builder.hpp"
 #include "pg/planning/release_query.hpp"
+#include "pg/planning/total_forms.hpp"
 #include "pg/trust/release_trust.hpp"
 
 namespace pgdp::pg {
@@ -943,7 +944,12 @@ bool process_level(const ReleaseLevel& analysed, const ProtectionCatalog& catalo
         permission->checkAsUser = relation_owner(table->relid);
         dp_only = list_append_unique_oid(dp_only, table->relid);
     }
-    if (dp_only != NIL) check_leakproof_level(level, shape, calls, name);
+    if (dp_only != NIL) {
+        // Built-ins that raise on some values become their total forms first, everywhere in the
+        // level (the rewrite below copies the substituted expressions).
+        substitute_total_forms(level);
+        check_leakproof_level(level, shape, calls, name);
+    }
     foreach (cell, entries) {
         if (shape.form == GroupForm::PublicKeys &&
             shape.public_index == static_cast<ProtectedEntry*>(lfirst(cell))->index)

@@ -20,6 +20,7 @@ extern "C" {
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/plan_marks.hpp"
 #include "pg/planning/query_builder.hpp"
+#include "pg/planning/total_forms.hpp"
 
 namespace pgdp::pg {
 namespace {
@@ -245,6 +246,19 @@ void check_selection_placement(const Query* level, List* calls) {
     }
 }
 
+[[noreturn]] void refuse_key_type(Oid type, const char* name) {
+    ereport(ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("pgdp cannot release group keys of type %s selected from protected relation \"%s\"",
+                    format_type_be(type), name),
+             errdetail("Equal keys of this type (or collation) can be written differently ('1 day' and "
+                       "'24 hours', 'a' and 'a  ' in character(n), 'a' and 'A' under a case-insensitive "
+                       "collation); the group would show the spelling of one of its rows, which depends on "
+                       "whose rows it holds."),
+             errhint("Group by a value of a type whose equal values print alike: integers, numeric, float, "
+                     "date, timestamp, or text with a deterministic collation (k COLLATE \"C\").")));
+}
+
 LevelShape shape_of(Query* level, const char* name) {
     LevelShape shape{GroupForm::Ungrouped, NIL, 0, NIL, nullptr};
     if (level->groupingSets != NIL)
@@ -281,20 +295,20 @@ LevelShape shape_of(Query* level, const char* name) {
                 "identify a person: release them through private group selection (HAVING dp_groups) or "
                 "take them from a relation declared public.");
         }
-        foreach (cell, shape.keys) {
-            Node* key = static_cast<Node*>(lfirst(cell));
-            if (!equality_is_identity(exprType(key), exprCollation(key))) {
-                ereport(ERROR,
-                        (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                         errmsg("pgdp cannot release group keys of type %s selected from protected relation "
-                                "\"%s\"",
-                                format_type_be(exprType(key)), name),
-                         errdetail("Equal keys of this type (or collation) can be written differently (5.0 "
-                                   "and 5.000, 0 and -0, 'a' and 'A'); the group would show the spelling "
-                                   "of one of its rows, which depends on whose rows it holds."),
-                         errhint("Group by a value whose equal values are identical, e.g. GROUP BY "
-                                 "k::text (deterministic collation) or round(k)::bigint.")));
+        // Keys whose equal values may print differently (numeric 1.0 and 1.00, float 0 and -0)
+        // are released in a canonical form (pgdp.canonical_key), grouping as before.
+        shape.keys = NIL;
+        foreach (cell, level->groupClause) {
+            TargetEntry* entry =
+                get_sortgroupclause_tle(lfirst_node(SortGroupClause, cell), level->targetList);
+            const Oid type = exprType((Node*)entry->expr);
+            if (!equality_is_identity(type, exprCollation((Node*)entry->expr))) {
+                const Oid canonical = canonical_key_function(type);
+                if (!OidIsValid(canonical)) refuse_key_type(type, name);
+                entry->expr = (Expr*)makeFuncExpr(canonical, type, list_make1(entry->expr), InvalidOid,
+                                                  InvalidOid, COERCE_EXPLICIT_CALL);
             }
+            shape.keys = lappend(shape.keys, entry->expr);
         }
         shape.form = GroupForm::Selection;
         return shape;

@@ -5,10 +5,10 @@
 // of its argument types except out-of-memory; comparisons of text, character and name raise only
 // when no collation is determined, which the rewrite refuses at plan time (person_level.cpp), and
 // sql/error_oracles.sql calls every entry over adversarial values and every collation of the
-// test cluster. Left out on purpose: arithmetic (overflow, division by zero), narrowing casts,
-// casts from text, numeric/float functions that raise on NaN or Infinity (ln, sqrt, ...),
-// comparisons across date/timestamp types (conversions that may go out of range), LIKE and
-// regular expressions (nondeterministic collations, bad patterns), length limits.
+// test cluster. Left out on purpose: built-in arithmetic (overflow, division by zero; pgdp's
+// total forms stand in for it, total_forms.hpp), narrowing casts, casts from text, numeric/float
+// functions that raise on NaN or Infinity (ln, sqrt, ...), LIKE and regular expressions
+// (nondeterministic collations, bad patterns), length limits.
 #include "pg/planning/row_safe_functions.hpp"
 
 extern "C" {
@@ -36,7 +36,7 @@ namespace {
 struct Entry {
     const char* name;  // in pg_catalog
     int nargs;
-    Oid types[3];
+    Oid types[4];
 };
 
 // Six comparisons of one pair of argument types.
@@ -76,6 +76,25 @@ constexpr Entry builtin_entries[] = {
                      "timestamp_ge", TIMESTAMPOID, TIMESTAMPOID),
     PGDP_COMPARISONS("timestamptz_eq", "timestamptz_ne", "timestamptz_lt", "timestamptz_le", "timestamptz_gt",
                      "timestamptz_ge", TIMESTAMPTZOID, TIMESTAMPTZOID),
+    // Across date, timestamp and timestamptz: PostgreSQL 15 converts with the *_opt_overflow forms
+    // and orders a value beyond the other type's range before or after all of its finite values
+    // (date_cmp_timestamp[tz]_internal, timestamp_cmp_timestamptz_internal): no error path.
+    PGDP_COMPARISONS("date_eq_timestamp", "date_ne_timestamp", "date_lt_timestamp", "date_le_timestamp",
+                     "date_gt_timestamp", "date_ge_timestamp", DATEOID, TIMESTAMPOID),
+    PGDP_COMPARISONS("timestamp_eq_date", "timestamp_ne_date", "timestamp_lt_date", "timestamp_le_date",
+                     "timestamp_gt_date", "timestamp_ge_date", TIMESTAMPOID, DATEOID),
+    PGDP_COMPARISONS("date_eq_timestamptz", "date_ne_timestamptz", "date_lt_timestamptz",
+                     "date_le_timestamptz", "date_gt_timestamptz", "date_ge_timestamptz", DATEOID,
+                     TIMESTAMPTZOID),
+    PGDP_COMPARISONS("timestamptz_eq_date", "timestamptz_ne_date", "timestamptz_lt_date",
+                     "timestamptz_le_date", "timestamptz_gt_date", "timestamptz_ge_date", TIMESTAMPTZOID,
+                     DATEOID),
+    PGDP_COMPARISONS("timestamp_eq_timestamptz", "timestamp_ne_timestamptz", "timestamp_lt_timestamptz",
+                     "timestamp_le_timestamptz", "timestamp_gt_timestamptz", "timestamp_ge_timestamptz",
+                     TIMESTAMPOID, TIMESTAMPTZOID),
+    PGDP_COMPARISONS("timestamptz_eq_timestamp", "timestamptz_ne_timestamp", "timestamptz_lt_timestamp",
+                     "timestamptz_le_timestamp", "timestamptz_gt_timestamp", "timestamptz_ge_timestamp",
+                     TIMESTAMPTZOID, TIMESTAMPOID),
     // Widening casts (exact or rounding, never out of range; float to numeric keeps NaN and
     // +-Infinity since PostgreSQL 14).
     {"int4", 1, {INT2OID}},
@@ -93,6 +112,22 @@ constexpr Entry builtin_entries[] = {
     {"numeric", 1, {INT8OID}},
     {"numeric", 1, {FLOAT4OID}},
     {"numeric", 1, {FLOAT8OID}},
+    // Text lengths and prefixes: textlen, textoctetlen and text_left count or clip characters of
+    // valid text (text_substring saturates S + L) and use no collation.
+    {"length", 1, {TEXTOID}},
+    {"char_length", 1, {TEXTOID}},
+    {"octet_length", 1, {TEXTOID}},
+    {"left", 2, {TEXTOID, INT4OID}},
+    // The transaction's start time (now(), also behind current_date and current_timestamp, which
+    // the DP-only check accepts as nodes): one value per statement, whatever the rows.
+    {"now", 0, {}},
+    // Absolute value, rounding and truncation of floats and numerics: fabs, rint, trunc and the
+    // numeric sign flip never raise (numeric NaN and +-Infinity included).
+    {"abs", 1, {FLOAT8OID}},
+    {"abs", 1, {FLOAT4OID}},
+    {"abs", 1, {NUMERICOID}},
+    {"round", 1, {FLOAT8OID}},
+    {"trunc", 1, {FLOAT8OID}},
 };
 
 #undef PGDP_COMPARISONS
@@ -101,6 +136,38 @@ constexpr Entry pgdp_entries[] = {
     {"bucket", 2, {FLOAT8OID, FLOAT8OID}},
     {"bucket", 2, {INT8OID, INT8OID}},
     {"clamp", 3, {FLOAT8OID, FLOAT8OID, FLOAT8OID}},
+    // Total forms of built-ins (total_forms.hpp) and canonical group keys.
+    {"total_float8", 1, {NUMERICOID}},
+    {"total_float4", 1, {NUMERICOID}},
+    {"total_float4", 1, {FLOAT8OID}},
+    {"total_add", 2, {INT4OID, INT4OID}},
+    {"total_sub", 2, {INT4OID, INT4OID}},
+    {"total_mul", 2, {INT4OID, INT4OID}},
+    {"total_div", 2, {INT4OID, INT4OID}},
+    {"total_abs", 1, {INT4OID}},
+    {"total_add", 2, {INT8OID, INT8OID}},
+    {"total_sub", 2, {INT8OID, INT8OID}},
+    {"total_mul", 2, {INT8OID, INT8OID}},
+    {"total_div", 2, {INT8OID, INT8OID}},
+    {"total_abs", 1, {INT8OID}},
+    {"total_add", 2, {FLOAT8OID, FLOAT8OID}},
+    {"total_sub", 2, {FLOAT8OID, FLOAT8OID}},
+    {"total_mul", 2, {FLOAT8OID, FLOAT8OID}},
+    {"total_div", 2, {FLOAT8OID, FLOAT8OID}},
+    {"total_width_bucket", 4, {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
+    {"total_timestamp", 1, {DATEOID}},
+    {"total_timestamptz", 1, {DATEOID}},
+    {"total_date_pl", 2, {DATEOID, INT4OID}},
+    {"total_date_mi", 2, {DATEOID, INT4OID}},
+    {"total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},
+    {"total_date_trunc", 2, {TEXTOID, TIMESTAMPOID}},
+    {"total_extract", 2, {TEXTOID, TIMESTAMPTZOID}},
+    {"total_extract", 2, {TEXTOID, TIMESTAMPOID}},
+    {"total_date_part", 2, {TEXTOID, TIMESTAMPTZOID}},
+    {"total_date_part", 2, {TEXTOID, TIMESTAMPOID}},
+    {"canonical_key", 1, {NUMERICOID}},
+    {"canonical_key", 1, {FLOAT8OID}},
+    {"canonical_key", 1, {FLOAT4OID}},
 };
 
 constexpr int builtin_count = sizeof(builtin_entries) / sizeof(builtin_entries[0]);
