@@ -141,7 +141,7 @@ FROM pgdp.my_ledger WHERE charge_id > :before;
 -- The cached flag: with the release cache on and the data epochs kept, a repeated statement is
 -- answered free; its dry run says so and its total is 0.
 RESET SESSION AUTHORIZATION;
-SELECT pgdp.set_refresh_policy('dr_plain', 'manual');
+SELECT (pgdp.set_refresh_policy('dr_plain', 'manual')).relation;
 SET SESSION AUTHORIZATION dr_analyst;
 SET search_path = dr, public;
 SET pgdp.release_cache = on;
@@ -254,6 +254,16 @@ SET SESSION AUTHORIZATION dr_analyst;
 SET search_path = dr, public;
 SELECT person, dp_count(1.0) FROM dr_people GROUP BY person HAVING dp_groups(1.0, 1e-6);
 SELECT count(*) AS releases_of_latest_charge FROM pgdp.my_ledger WHERE charge_id = (SELECT max(charge_id) FROM pgdp.my_ledger);
+-- Under DP-only access too: the NOTICE passes the seal of the connection (it tells only what the
+-- selection released).
+SET SESSION AUTHORIZATION dr_viewer;
+SELECT person, dp_count(1.0) FROM dr_twin_a GROUP BY person HAVING dp_groups(1.0, 1e-6);
+SET SESSION AUTHORIZATION dr_analyst;
+-- A cursor fetched part of the way says nothing (not every group was decided).
+BEGIN;
+DECLARE dr_partial CURSOR FOR SELECT person, dp_count(1.0) FROM dr_people GROUP BY person HAVING dp_groups(1.0, 1e-6);
+FETCH 1 FROM dr_partial;
+COMMIT;
 -- A selection that keeps groups says nothing more.
 SELECT region FROM dr_people GROUP BY region HAVING dp_groups(1e6, 1e-9, 'laplace') ORDER BY region;
 RESET SESSION AUTHORIZATION;
