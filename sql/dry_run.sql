@@ -4,7 +4,8 @@
 -- release for release (aggregate, mechanism, epsilon, delta, noise scale) on a broad sample of
 -- queries; it charges nothing; under DP-only access its output is the same on two tables that
 -- differ in one person; bad input gets the SQLSTATE the query itself would get, nothing charged;
--- a grouped query whose private selection keeps no group says so in a NOTICE.
+-- a grouped query whose private selection keeps no group says so in a NOTICE. EXECUTE of a
+-- prepared statement is planned with its arguments, as EXECUTE plans it.
 CREATE EXTENSION IF NOT EXISTS pgdp;
 SET client_min_messages = warning;
 CREATE ROLE dr_analyst;
@@ -138,6 +139,26 @@ EXECUTE dr_prepared \g /dev/null
 SELECT array_agg(format('%s %s %s %s', aggregate, mechanism, epsilon, delta) ORDER BY release) = :'planned' AS prepared_equal
 FROM pgdp.my_ledger WHERE charge_id > :before;
 
+-- A dry run of EXECUTE: the prepared statement's plan for its arguments (here the epsilons).
+PREPARE dr_with_arguments(float8, int) AS
+SELECT dp_count($1), dp_sum(amount, 0, $2, $1) FROM dr_people;
+SELECT coalesce(max(charge_id), 0) AS before FROM pgdp.my_ledger \gset
+SELECT release, aggregate, mechanism, epsilon, delta, round(noise_scale::numeric, 6) AS noise_scale
+FROM pgdp.cost('EXECUTE dr_with_arguments(0.25, 40)');
+SELECT array_agg(format('%s %s %s %s %s', aggregate, mechanism, epsilon, delta, noise_scale) ORDER BY release) AS planned
+FROM pgdp.cost_releases('EXECUTE dr_with_arguments(0.25, 40)') \gset
+SELECT count(*) AS charged_by_the_dry_runs FROM pgdp.my_ledger WHERE charge_id > :before;
+EXECUTE dr_with_arguments(0.25, 40) \g /dev/null
+SELECT array_agg(format('%s %s %s %s %s', aggregate, mechanism, epsilon, delta, noise_scale) ORDER BY release) = :'planned' AS execute_equal
+FROM pgdp.my_ledger WHERE charge_id > :before;
+\set SHOW_CONTEXT never
+SELECT * FROM pgdp.cost('EXECUTE dr_with_arguments(0.25)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pgdp.cost('EXECUTE dr_nowhere(1)');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+DEALLOCATE dr_with_arguments;
+
 -- The cached flag: with the release cache on and the data epochs kept, a repeated statement is
 -- answered free; its dry run says so and its total is 0.
 RESET SESSION AUTHORIZATION;
@@ -186,6 +207,8 @@ SELECT * FROM pgdp.cost('SELECT dp_count(1.0) FROM dr_nowhere');
 SELECT * FROM pgdp.cost(NULL);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pgdp.cost('EXPLAIN SELECT dp_count(1.0) FROM dr_plain');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+SELECT * FROM pgdp.cost('DECLARE c CURSOR FOR SELECT dp_count(1.0) FROM dr_plain');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT * FROM pgdp.cost('WITH d AS (DELETE FROM dr_plain RETURNING id) SELECT dp_count(1.0) FROM d');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

@@ -1,8 +1,16 @@
 #include "pg/execution/dry_run.hpp"
 
 extern "C" {
+#include "commands/prepare.h"
 #include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/parsenodes.h"
+#include "parser/parse_coerce.h"
+#include "parser/parse_collate.h"
+#include "parser/parse_expr.h"
+#include "utils/builtins.h"
+#include "utils/plancache.h"
+#include "utils/resowner.h"
 #include "tcop/dest.h"
 #include "tcop/tcopprot.h"
 #include "utils/snapmgr.h"
@@ -26,28 +34,71 @@ struct DryRun {
 DryRun* current = nullptr;
 
 [[noreturn]] void refuse_statement(const char* detail) {
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("pgdp.cost takes one SELECT statement"),
-                    errdetail("%s", detail),
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                    errmsg("pgdp.cost takes one SELECT or EXECUTE statement"), errdetail("%s", detail),
                     errhint("Pass the query alone, as you would run it: pgdp.cost('SELECT ...').")));
 }
 
-// The one SELECT of the text, analysed and rewritten as the query would be.
-Query* analysed_select(const char* text) {
-    List* statements = pg_parse_query(text);
-    if (list_length(statements) != 1) refuse_statement("The text holds no statement or more than one.");
-    RawStmt* raw = linitial_node(RawStmt, statements);
-    if (!IsA(raw->stmt, SelectStmt) || castNode(SelectStmt, raw->stmt)->intoClause != nullptr) {
-        refuse_statement("Only a query is planned: no other command, no SELECT INTO, EXPLAIN or EXECUTE.");
-    }
-    List* queries = pg_analyze_and_rewrite_fixedparams(raw, text, nullptr, 0, nullptr);
-    if (list_length(queries) != 1) refuse_statement("A rule turned the query into several statements.");
-    Query* query = linitial_node(Query, queries);
-    if (query->commandType != CMD_SELECT || query->utilityStmt != nullptr || query->hasModifyingCTE) {
+void require_select(CmdType command, const Node* utility, bool modifying_cte) {
+    if (command != CMD_SELECT || utility != nullptr || modifying_cte) {
         refuse_statement(
             "A statement that changes data is not planned (a WITH clause holding INSERT, "
             "UPDATE or DELETE).");
     }
-    return query;
+}
+
+// The one SELECT of the text, analysed, rewritten and planned as the query would be.
+PlannedStmt* planned_select(RawStmt* raw, const char* text) {
+    List* queries = pg_analyze_and_rewrite_fixedparams(raw, text, nullptr, 0, nullptr);
+    if (list_length(queries) != 1) refuse_statement("A rule turned the query into several statements.");
+    Query* query = linitial_node(Query, queries);
+    require_select(query->commandType, query->utilityStmt, query->hasModifyingCTE);
+    return pg_plan_query(query, text, CURSOR_OPT_PARALLEL_OK, nullptr);
+}
+
+// EXECUTE's arguments, evaluated as EXECUTE evaluates them (commands/prepare.c EvaluateParams):
+// each coerced to its parameter's type, in `estate`'s memory.
+ParamListInfo evaluated_arguments(const CachedPlanSource* source, const char* name, List* arguments,
+                                  const char* text, EState* estate) {
+    if (source->num_params != list_length(arguments)) {
+        ereport(ERROR, (errcode(ERRCODE_SYNTAX_ERROR),
+                        errmsg("wrong number of parameters for prepared statement \"%s\"", name),
+                        errdetail("Expected %d parameters but got %d.", source->num_params,
+                                  list_length(arguments))));
+    }
+    if (source->num_params == 0) return nullptr;
+    ParseState* parse = make_parsestate(nullptr);
+    parse->p_sourcetext = text;
+    List* expressions = NIL;
+    int i = 0;
+    ListCell* cell;
+    foreach (cell, static_cast<List*>(copyObjectImpl(arguments))) {
+        Node* expression =
+            transformExpr(parse, static_cast<Node*>(lfirst(cell)), EXPR_KIND_EXECUTE_PARAMETER);
+        const Oid given = exprType(expression);
+        expression = coerce_to_target_type(parse, expression, given, source->param_types[i], -1,
+                                           COERCION_ASSIGNMENT, COERCE_IMPLICIT_CAST, -1);
+        if (expression == nullptr) {
+            ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+                            errmsg("parameter $%d of type %s cannot be coerced to the expected type %s",
+                                   i + 1, format_type_be(given), format_type_be(source->param_types[i])),
+                            errhint("You will need to rewrite or cast the expression.")));
+        }
+        assign_expr_collations(parse, expression);
+        expressions = lappend(expressions, expression);
+        ++i;
+    }
+    ParamListInfo params = makeParamList(source->num_params);
+    i = 0;
+    foreach (cell, ExecPrepareExprList(expressions, estate)) {
+        ParamExternData* parameter = &params->params[i];
+        parameter->ptype = source->param_types[i];
+        parameter->pflags = PARAM_FLAG_CONST;
+        parameter->value = ExecEvalExprSwitchContext(static_cast<ExprState*>(lfirst(cell)),
+                                                     GetPerTupleExprContext(estate), &parameter->isnull);
+        ++i;
+    }
+    return params;
 }
 
 // Errors raised while the statement is parsed, planned and started point into its own text (as
@@ -74,10 +125,34 @@ DryRunResult dry_run(const char* statement_text) {
     ErrorContextCallback error_context{error_context_stack, dry_run_error_context,
                                        const_cast<char*>(statement_text)};
     error_context_stack = &error_context;
-    Query* analysed = analysed_select(statement_text);
-    PlannedStmt* statement = pg_plan_query(analysed, statement_text, CURSOR_OPT_PARALLEL_OK, nullptr);
+    List* statements = pg_parse_query(statement_text);
+    if (list_length(statements) != 1) refuse_statement("The text holds no statement or more than one.");
+    RawStmt* raw = linitial_node(RawStmt, statements);
+    PlannedStmt* statement = nullptr;
+    ParamListInfo params = nullptr;
+    CachedPlan* cached_plan = nullptr;
+    EState* arguments = nullptr;
+    if (IsA(raw->stmt, ExecuteStmt)) {
+        // A prepared statement: its plan for these arguments, as EXECUTE gets it.
+        const ExecuteStmt* execute = castNode(ExecuteStmt, raw->stmt);
+        PreparedStatement* prepared = FetchPreparedStatement(execute->name, true);
+        arguments = CreateExecutorState();
+        params = evaluated_arguments(prepared->plansource, execute->name, execute->params, statement_text,
+                                     arguments);
+        cached_plan = GetCachedPlan(prepared->plansource, params, CurrentResourceOwner, nullptr);
+        if (list_length(cached_plan->stmt_list) != 1)
+            refuse_statement("A rule turned the query into several statements.");
+        statement = linitial_node(PlannedStmt, cached_plan->stmt_list);
+        require_select(statement->commandType, statement->utilityStmt, statement->hasModifyingCTE);
+    } else if (IsA(raw->stmt, SelectStmt) && castNode(SelectStmt, raw->stmt)->intoClause == nullptr) {
+        statement = planned_select(raw, statement_text);
+    } else {
+        refuse_statement(
+            "Only a query or EXECUTE of a prepared query is planned: no other command, no "
+            "SELECT INTO or EXPLAIN.");
+    }
     QueryDesc* query = CreateQueryDesc(statement, statement_text, GetActiveSnapshot(), InvalidSnapshot,
-                                       None_Receiver, nullptr, nullptr, 0);
+                                       None_Receiver, params, nullptr, 0);
     DryRun run{query, static_cast<DryRunRelease*>(palloc0(sizeof(DryRunRelease) * kMaxReleasesPerQuery)), 0,
                false};
     current = &run;
@@ -93,6 +168,8 @@ DryRunResult dry_run(const char* statement_text) {
     { current = nullptr; }
     PG_END_TRY();
     FreeQueryDesc(query);
+    if (cached_plan != nullptr) ReleaseCachedPlan(cached_plan, CurrentResourceOwner);
+    if (arguments != nullptr) FreeExecutorState(arguments);
     error_context_stack = error_context.previous;
     return DryRunResult{run.releases, run.count, run.cached};
 }
