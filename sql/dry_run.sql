@@ -6,8 +6,8 @@
 -- differ in one person; bad input gets the SQLSTATE the query itself would get, nothing charged;
 -- a grouped query whose private selection keeps no group says so in a NOTICE. EXECUTE of a
 -- prepared statement is planned with its arguments, as EXECUTE plans it.
-CREATE EXTENSION IF NOT EXISTS pgdp;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE dr_analyst;
 CREATE ROLE dr_viewer;
 CREATE ROLE dr_poor;

@@ -336,8 +336,10 @@ CREATE TEMP TABLE pa_jit_results (role text, jid bigint, rel text, threshold tex
 GRANT SELECT ON pa_jit_cases TO PUBLIC;
 GRANT INSERT ON pa_jit_results TO PUBLIC;
 SET SESSION AUTHORIZATION pi_dp;
+SET client_min_messages = warning;
 INSERT INTO pa_jit_results SELECT 'dp', jid, r, pg_temp.pa_jit_threshold(r, stmt, arg)
 FROM pa_jit_cases, unnest(ARRAY['pa_a', 'pa_b', 'pa_c']) r;
+RESET client_min_messages;
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION pi_none;
 INSERT INTO pa_jit_results SELECT 'none', jid, r, pg_temp.pa_jit_threshold(r, stmt, arg)
