@@ -130,6 +130,15 @@ RESET enable_partitionwise_aggregate;
 SELECT * FROM dr.check('SELECT count(*) FROM dr_plain');
 SELECT release, aggregate, epsilon, delta, cached, fits FROM pgdp.cost('SELECT 1');
 
+-- The dry run reads no row: a function over the rows never runs (no NOTICE from it), while one
+-- the planner folds into a constant runs once, as it does when the query is planned.
+CREATE FUNCTION dr.noisy(x int) RETURNS int LANGUAGE plpgsql VOLATILE AS $$
+BEGIN RAISE NOTICE 'noisy %', x; RETURN x; END $$;
+CREATE FUNCTION dr.folded(e numeric) RETURNS numeric LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN RAISE NOTICE 'folded %', e; RETURN e; END $$;
+SELECT release, aggregate, epsilon FROM pgdp.cost('SELECT dp_sum(dr.noisy(amount), 0, 40, 1.0) FROM dr_plain');
+SELECT release, aggregate, epsilon FROM pgdp.cost('SELECT dp_count(dr.folded(0.5)) FROM dr_plain');
+
 -- A prepared statement charges what the dry run of its text says.
 PREPARE dr_prepared AS SELECT dp_count(1.0), dp_sum(amount, 0, 40, 0.5) FROM dr_people;
 SELECT coalesce(max(charge_id), 0) AS before FROM pgdp.my_ledger \gset
