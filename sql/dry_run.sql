@@ -139,6 +139,22 @@ BEGIN RAISE NOTICE 'folded %', e; RETURN e; END $$;
 SELECT release, aggregate, epsilon FROM pgdp.cost('SELECT dp_sum(dr.noisy(amount), 0, 40, 1.0) FROM dr_plain');
 SELECT release, aggregate, epsilon FROM pgdp.cost('SELECT dp_count(dr.folded(0.5)) FROM dr_plain');
 
+-- A release made by a function that planning the statement runs (the planner's estimates
+-- evaluate a stable function) is not charged by a dry run: refused as the query refuses it
+-- (42501), nothing charged.
+CREATE FUNCTION dr.region_by_release() RETURNS int LANGUAGE plpgsql STABLE AS $$
+BEGIN RETURN (SELECT CASE WHEN dp_count(1.0) > 0 THEN 0 ELSE 1 END FROM dr_plain); END $$;
+SELECT coalesce(max(charge_id), 0) AS before FROM pgdp.my_ledger \gset
+\set SHOW_CONTEXT never
+SELECT * FROM pgdp.cost('SELECT dp_count(1.0) FROM dr_part WHERE region = dr.region_by_release()');
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+SELECT count(*) AS charged_by_the_dry_run FROM pgdp.my_ledger WHERE charge_id > :before;
+\set SHOW_CONTEXT never
+SELECT dp_count(1.0) FROM dr_part WHERE region = dr.region_by_release();
+\echo SQLSTATE :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
+
 -- A prepared statement charges what the dry run of its text says.
 PREPARE dr_prepared AS SELECT dp_count(1.0), dp_sum(amount, 0, 40, 0.5) FROM dr_people;
 SELECT coalesce(max(charge_id), 0) AS before FROM pgdp.my_ledger \gset

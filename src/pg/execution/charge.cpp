@@ -162,7 +162,7 @@ int charge_final_calls(QueryDesc* query, const ReleaseExecution& execution, cons
         charged_sites[charged_count++] = i;
     }
     if (item_count > 0 && !is_dry_run(query)) {
-        refuse_charge_during_dry_run(query);
+        refuse_charge_during_dry_run(query, items[0].aggregate);
         const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
                                                           query->sourceText, items, item_count);
         if (outcome.code != ChargeOutcome::Charged) refuse_outcome(outcome);

@@ -116,15 +116,10 @@ void dry_run_error_context(void* argument) {
 
 }  // namespace
 
-DryRunResult dry_run(const char* statement_text) {
-    if (current != nullptr) {
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("pgdp.cost cannot run inside another pgdp.cost"),
-                        errhint("Call pgdp.cost directly.")));
-    }
-    ErrorContextCallback error_context{error_context_stack, dry_run_error_context,
-                                       const_cast<char*>(statement_text)};
-    error_context_stack = &error_context;
+namespace {
+
+// Parses, plans, starts and ends the statement of `run` (run.query is set once it exists).
+void plan_and_start(const char* statement_text, DryRun& run) {
     List* statements = pg_parse_query(statement_text);
     if (list_length(statements) != 1) refuse_statement("The text holds no statement or more than one.");
     RawStmt* raw = linitial_node(RawStmt, statements);
@@ -153,28 +148,45 @@ DryRunResult dry_run(const char* statement_text) {
     }
     QueryDesc* query = CreateQueryDesc(statement, statement_text, GetActiveSnapshot(), InvalidSnapshot,
                                        None_Receiver, params, nullptr, 0);
-    DryRun run{query, static_cast<DryRunRelease*>(palloc0(sizeof(DryRunRelease) * kMaxReleasesPerQuery)), 0,
-               false};
-    current = &run;
-    PG_TRY();
-    {
-        // Started as the query would be (PostgreSQL's permission checks, pgdp's refusals, the
-        // parameters, the charge items), finished and ended without running a row.
-        ExecutorStart(query, 0);
-        ExecutorFinish(query);
-        ExecutorEnd(query);
-    }
-    PG_FINALLY();
-    { current = nullptr; }
-    PG_END_TRY();
+    run.query = query;
+    // Started as the query would be (PostgreSQL's permission checks, pgdp's refusals, the
+    // parameters, the charge items), finished and ended without running a row.
+    ExecutorStart(query, 0);
+    ExecutorFinish(query);
+    ExecutorEnd(query);
     FreeQueryDesc(query);
     if (cached_plan != nullptr) ReleaseCachedPlan(cached_plan, CurrentResourceOwner);
     if (arguments != nullptr) FreeExecutorState(arguments);
+}
+
+}  // namespace
+
+DryRunResult dry_run(const char* statement_text) {
+    if (current != nullptr) {
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("pgdp.cost cannot run inside another pgdp.cost"),
+                        errhint("Call pgdp.cost directly.")));
+    }
+    ErrorContextCallback error_context{error_context_stack, dry_run_error_context,
+                                       const_cast<char*>(statement_text)};
+    error_context_stack = &error_context;
+    DryRun run{nullptr, static_cast<DryRunRelease*>(palloc0(sizeof(DryRunRelease) * kMaxReleasesPerQuery)), 0,
+               false};
+    // From the parse on: functions that parsing, planning (constant folding, estimates) or starting
+    // run may make no charge while the dry run is in progress.
+    current = &run;
+    PG_TRY();
+    { plan_and_start(statement_text, run); }
+    PG_FINALLY();
+    { current = nullptr; }
+    PG_END_TRY();
     error_context_stack = error_context.previous;
     return DryRunResult{run.releases, run.count, run.cached};
 }
 
-bool is_dry_run(const QueryDesc* query) { return current != nullptr && current->query == query; }
+bool is_dry_run(const QueryDesc* query) {
+    return current != nullptr && current->query != nullptr && current->query == query;
+}
 
 void note_dry_run_release(const ChargeItem& item, const pgdp::AggregateParameters& parameters,
                           const pgdp::AggregatePlan& plan, int multiplicity) {
@@ -188,13 +200,24 @@ void note_dry_run_release(const ChargeItem& item, const pgdp::AggregateParameter
 
 void note_dry_run_cached() { current->cached = true; }
 
-void refuse_charge_during_dry_run(const QueryDesc* query) {
-    if (current == nullptr || current->query == query) return;
-    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                    errmsg("pgdp.cost cannot plan a statement that runs another release as it starts"),
-                    errdetail("A function the statement runs before its rows are read makes a release; a dry "
-                              "run charges nothing."),
-                    errhint("Run the function's release on its own.")));
+void refuse_charge_during_dry_run(const QueryDesc* query, const char* aggregate_name) {
+    if (current == nullptr || is_dry_run(query)) return;
+    if (current->query == nullptr) {
+        // Parsing or planning the statement ran it: the query's own refusal (release_trust.cpp
+        // require_release_context), since the query would plan it with no statement running.
+        ereport(ERROR,
+                (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                 errmsg("%s cannot be computed while a statement is parsed, planned or its parameters bound",
+                        aggregate_name),
+                 errdetail("Only statements that run make releases; a dry run charges nothing."),
+                 errhint("Make the release in a statement of its own.")));
+    }
+    ereport(ERROR,
+            (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+             errmsg("pgdp.cost cannot plan a statement that runs another release before its rows"),
+             errdetail("A function that starting the statement runs (initial partition pruning) makes a "
+                       "release; a dry run charges nothing."),
+             errhint("Run the function's release on its own.")));
 }
 
 }  // namespace pgdp::pg

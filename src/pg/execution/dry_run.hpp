@@ -43,8 +43,9 @@ void note_dry_run_release(const ChargeItem& item, const pgdp::AggregateParameter
 // The release cache would answer the dry run's statement (nothing charged).
 void note_dry_run_cached();
 
-// A charge of any other statement while a dry run is in progress (a function run as it starts):
-// refused, so that a dry run charges nothing.
-void refuse_charge_during_dry_run(const QueryDesc* query);
+// A charge of any other statement while a dry run is in progress (a function run while the
+// statement is parsed, planned or started): refused, so that a dry run charges nothing; while it
+// is parsed or planned, with the query's own refusal (42501).
+void refuse_charge_during_dry_run(const QueryDesc* query, const char* aggregate_name);
 
 }  // namespace pgdp::pg
