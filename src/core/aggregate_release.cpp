@@ -391,4 +391,12 @@ ReleaseCharge release_charge(const AggregateParameters& parameters, const Aggreg
     return charge;
 }
 
+double value_half_width(const AggregateParameters& parameters, const AggregatePlan& plan, double alpha) {
+    const bool value_noise = plan.kind == AggregateKind::Sum || plan.kind == AggregateKind::Count ||
+                             plan.kind == AggregateKind::Histogram ||
+                             plan.kind == AggregateKind::CountDistinct;
+    if (!value_noise || estimates_bounds(parameters)) return std::numeric_limits<double>::quiet_NaN();
+    return release_half_width(plan.main(), alpha);
+}
+
 }  // namespace pgdp

@@ -242,4 +242,11 @@ struct ReleaseCharge {
 
 ReleaseCharge release_charge(const AggregateParameters& parameters, const AggregatePlan& plan);
 
+// The half-width a with P(|noise| > a) = alpha of the noise on a call's released value, known
+// before any row is read: dp_sum and dp_count (given bounds), each bin of dp_histogram, the
+// distinct count. NaN where it depends on the data (a mean's or variance's error depends on the
+// count, estimated bounds on the rows, a quantile on the tree's counts) or no value is released
+// (dp_groups).
+double value_half_width(const AggregateParameters& parameters, const AggregatePlan& plan, double alpha);
+
 }  // namespace pgdp

@@ -52,6 +52,7 @@ extern "C" {
 #include "pg/execution/cache_store.hpp"
 #include "pg/execution/charge.hpp"
 #include "pg/execution/dp_only_refusals.hpp"
+#include "pg/execution/empty_selection.hpp"
 #include "pg/execution/inert_executions.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/execution/release_sites.hpp"
@@ -239,6 +240,7 @@ void run_execution(QueryDesc* query, ScanDirection direction, uint64 count, bool
             copy_rows_for_release_cache(query, direction, count);
             compat::run_previous_executor(previous_executor_run, query, direction, count, execute_once);
             restore_destination(query);
+            note_run(query, direction, count);
         }
     }
     PG_FINALLY();
@@ -271,6 +273,7 @@ void end_execution(QueryDesc* query) {
     if (!inert_execution(query)) {
         // Modules that report at the end of a plan (auto_explain) report into a sealed connection.
         seal_if_reading_hidden_rows(query->plannedstmt);
+        report_empty_selection(query);
         store_release_if_complete(query);
     }
     if (previous_executor_end != nullptr) {

@@ -245,4 +245,26 @@ TEST(AggregateRelease, MeanNoiseSdMatchesTheReleases) {
     EXPECT_NEAR(mean, 3.0, pgdp_test::kZ * sd / std::sqrt(n));
 }
 
+// The dry run's 95 % half-width (value_half_width): the release plan's own, for the statistics
+// whose error is known before the rows (a Laplace sum: -b ln(0.05) plus one grid step, here
+// b = 40 / 0.5 and a grid far below 1e-3); NaN where
+// it depends on the rows (a mean's count, estimated bounds) or nothing is released (dp_groups).
+TEST(AggregateRelease, ValueHalfWidthOnlyWhereKnownBeforeTheRows) {
+    const AggregateParameters sum =
+        pgdp::validate_aggregate_parameters(AggregateKind::Sum, false, given(0, 40, 0.5, 0.0), "laplace");
+    const pgdp::AggregatePlan sum_plan = pgdp::plan_aggregate_release(AggregateKind::Sum, sum);
+    const double expected = -sum_plan.sum.noise_scale * std::log(0.05) + sum_plan.sum.granularity;
+    EXPECT_DOUBLE_EQ(pgdp::value_half_width(sum, sum_plan, 0.05), expected);
+    EXPECT_NEAR(pgdp::value_half_width(sum, sum_plan, 0.05), 80.0 * std::log(20.0), 1e-3);
+
+    const AggregateParameters mean =
+        pgdp::validate_aggregate_parameters(AggregateKind::Mean, false, given(0, 40, 0.5, 0.0), "laplace");
+    EXPECT_TRUE(std::isnan(
+        pgdp::value_half_width(mean, pgdp::plan_aggregate_release(AggregateKind::Mean, mean), 0.05)));
+
+    AggregateParameters estimated = sum;
+    estimated.estimate_lower = true;
+    EXPECT_TRUE(std::isnan(pgdp::value_half_width(estimated, sum_plan, 0.05)));
+}
+
 }  // namespace

@@ -14,6 +14,7 @@ extern "C" {
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/calls/parameters.hpp"
 #include "pg/execution/authorize.hpp"
+#include "pg/execution/dry_run.hpp"
 #include "pg/execution/partials.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/ledger/ledger_channel.hpp"
@@ -133,8 +134,9 @@ int covered_by_earlier_partition(const SiteList& list, const Parameters* paramet
 // Has the ledger commit the charge of every release (each final call once per grouping set);
 // sets plans[i] for the final calls that may release: the plan charged here, or the one of the
 // earlier partition's call that covers it. The plans live in the execution's memory.
-void charge_final_calls(QueryDesc* query, const ReleaseExecution& execution, const Parameters* parameters,
-                        const pgdp::AggregatePlan** plans) {
+// Returns the number of releases charged.
+int charge_final_calls(QueryDesc* query, const ReleaseExecution& execution, const Parameters* parameters,
+                       const pgdp::AggregatePlan** plans) {
     const SiteList& list = execution.sites;
     auto* charged_sites = static_cast<int*>(palloc(sizeof(int) * kMaxReleasesPerQuery));
     int charged_count = 0;
@@ -154,10 +156,13 @@ void charge_final_calls(QueryDesc* query, const ReleaseExecution& execution, con
             MemoryContextAlloc(execution.context, sizeof(pgdp::AggregatePlan)));
         const ChargeItem item = charge_item(site, parameters[i], plan);
         plans[i] = plan;
+        // A dry run (pgdp.cost) reports the very items the ledger would be sent.
+        if (is_dry_run(query)) note_dry_run_release(item, parameters[i].privacy, *plan, site.multiplicity);
         for (int k = 0; k < site.multiplicity; ++k) items[item_count++] = item;
         charged_sites[charged_count++] = i;
     }
-    if (item_count > 0) {
+    if (item_count > 0 && !is_dry_run(query)) {
+        refuse_charge_during_dry_run(query, items[0].aggregate);
         const ChargeOutcome outcome = charge_releases_now(GetSessionUserId(), query->plannedstmt->queryId,
                                                           query->sourceText, items, item_count);
         if (outcome.code != ChargeOutcome::Charged) refuse_outcome(outcome);
@@ -165,6 +170,7 @@ void charge_final_calls(QueryDesc* query, const ReleaseExecution& execution, con
     }
     pfree(items);
     pfree(charged_sites);
+    return is_dry_run(query) ? 0 : item_count;
 }
 
 // The calls of the execution with their parameters and charged plans, for the support functions.
@@ -231,7 +237,13 @@ void charge_releases(QueryDesc* query) {
     List* partials = in_worker ? NIL : plan_distributed_partials(query, list);
     auto* plans =
         static_cast<const pgdp::AggregatePlan**>(palloc0(sizeof(pgdp::AggregatePlan*) * list.count));
-    if (!in_worker) charge_final_calls(query, execution, parameters, plans);
+    if (!in_worker) {
+        execution.selection.releases_charged = charge_final_calls(query, execution, parameters, plans);
+        for (int i = 0; i < list.count; ++i) {
+            if (list.sites[i].final_phase && list.sites[i].identity.kind == AggregateKind::Selection)
+                execution.selection.selects = true;
+        }
+    }
     register_calls(execution, parameters, plans, partials);
     pfree(plans);
     pfree(parameters);

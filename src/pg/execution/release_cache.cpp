@@ -55,6 +55,7 @@ extern "C" {
 #include "pg/planning/query_builder.hpp"
 #include "pg/catalog/epochs.hpp"
 #include "pg/execution/authorize.hpp"
+#include "pg/execution/dry_run.hpp"
 #include "pg/execution/release_execution.hpp"
 #include "pg/trust/release_trust.hpp"
 #include "pg/trust/running_statements.hpp"
@@ -462,7 +463,8 @@ void define_release_cache_settings() {
 bool answer_from_release_cache(QueryDesc* query) {
     StatementFingerprint fingerprint;
     if (!read_fingerprint(query->plannedstmt, &fingerprint)) return false;  // no release
-    latest_answer_cached = false;
+    const bool dry = is_dry_run(query);
+    if (!dry) latest_answer_cached = false;
     if (!release_cache_settings.enabled || IsParallelWorker() || query->operation != CMD_SELECT ||
         query->plannedstmt->hasModifyingCTE || query->instrument_options != 0) {
         return false;
@@ -475,6 +477,13 @@ bool answer_from_release_cache(QueryDesc* query) {
     ReleaseExecution& execution = begin_release_execution(query);
     authorize(query, execution, Purpose::CachedAnswer);
     keep_key(execution, key);
+    if (dry) {
+        // A dry run looks the answer up only (no lock, nothing stored), and goes on to the charge
+        // for the releases it reports.
+        if (load_answer(query, execution)) note_dry_run_cached();
+        execution.cache = CacheMode::None;
+        return false;
+    }
     if (load_answer(query, execution)) return latest_answer_cached = true;
     if (!may_store()) return false;
     // First request of this key: wait for a concurrent one to finish, then look again.

@@ -42,6 +42,14 @@ struct PartialsPlan {
 
 enum class CacheMode { None, Serving, Storing, Abandoned };
 
+// The private group selection of a charged execution (empty_selection.hpp).
+struct GroupSelection {
+    int releases_charged;  // the releases of its charge (0: none charged)
+    bool selects;          // one of them is a dp_groups selection
+    int64 groups_kept;     // dp_groups final calls that kept their group
+    bool run_to_completion;
+};
+
 struct CacheKey {
     char* scope;  // "role:<oid>" or "group:<name>"
     uint8 key[PG_SHA256_DIGEST_LENGTH];
@@ -84,6 +92,7 @@ struct ReleaseExecution {
     CacheKey key;
     ServedRows served;
     CopiedRows copied;
+    GroupSelection selection;  // empty_selection.hpp
 };
 
 // The record of query's execution, created (in es_query_cxt, with its reset callback) on first use.

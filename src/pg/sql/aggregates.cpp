@@ -37,6 +37,7 @@ extern "C" {
 #include "pg/base/cpp_boundary.hpp"
 #include "pg/base/state_datum.hpp"
 #include "pg/execution/release_execution.hpp"
+#include "pg/execution/empty_selection.hpp"
 #include "pg/base/strong_random.hpp"
 #include "pg/planning/plan_marks.hpp"
 
@@ -482,7 +483,10 @@ Datum finish(FunctionCallInfo fcinfo, const AggregateIdentity& identity) {
             if (identity.with_interval) charged = pgdp::release_charge(parameters, site.plan);
         }
     });
-    if (identity.kind == AggregateKind::Selection) return BoolGetDatum(keep);
+    if (identity.kind == AggregateKind::Selection) {
+        pgdp::pg::note_group_selection(fcinfo, keep);
+        return BoolGetDatum(keep);
+    }
     if (identity.with_interval) {
         const bool bounded = identity.kind != AggregateKind::Count;  // dp_count_ci reads no value
         return release_record(fcinfo, release, parameters.alpha, site.plan.main().mechanism, charged,
