@@ -194,6 +194,12 @@ inline Node* flatten_join_aliases(Query* query, Node* node) {
 #endif
 }
 
+// ---- date_trunc of an infinite value (18+) ----------------------------------------------------
+// Up to 17, date_trunc returns an infinite timestamp before it reads the unit (any unit, even
+// an unknown one); 18 checks the unit first and raises for an unknown or unsupported one, as it
+// does for a finite value. pgdp's total forms return NULL exactly where the built-in raises.
+constexpr bool date_trunc_checks_unit_of_infinite_value = PG_VERSION_NUM >= 180000;
+
 // ---- The GROUP entry (18+) ----------------------------------------------------------------------
 // 18 gives a level with GROUP BY an RTE_GROUP entry and has its select list and HAVING refer to
 // the grouping expressions through Vars of it. pgdp's rewrites compare and replace grouping

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "pg/base/pg_compat.hpp"
+
 extern "C" {
 #include "datatype/timestamp.h"
 #include "parser/scansup.h"
@@ -184,6 +186,21 @@ Datum total_part(FunctionCallInfo fcinfo, bool with_zone, bool numeric_result, P
     PG_RETURN_DATUM(DirectFunctionCall2(builtin, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)));
 }
 
+// Whether date_trunc returns an infinite value as it is for this unit (it raises otherwise):
+// always up to 17; from 18 only for a unit it supports (pg_compat.hpp).
+bool infinite_value_truncates(text* unit) {
+    if (!pgdp::pg::compat::date_trunc_checks_unit_of_infinite_value) return true;
+    int unit_value = 0;
+    if (decode_unit(unit, &unit_value, false) != UNITS) return false;
+    struct pg_tm tm = {};
+    tm.tm_year = 2000;
+    tm.tm_mon = 1;
+    tm.tm_mday = 1;
+    fsec_t fsec = 0;
+    bool redo_zone = false;
+    return truncate_time(unit_value, &tm, &fsec, &redo_zone);
+}
+
 }  // namespace
 
 extern "C" {
@@ -223,7 +240,10 @@ Datum pgdp_total_float4_float8(PG_FUNCTION_ARGS) {
 Datum pgdp_total_date_trunc_timestamptz(PG_FUNCTION_ARGS) {
     text* unit = PG_GETARG_TEXT_PP(0);
     const TimestampTz value = PG_GETARG_TIMESTAMPTZ(1);
-    if (TIMESTAMP_NOT_FINITE(value)) PG_RETURN_TIMESTAMPTZ(value);
+    if (TIMESTAMP_NOT_FINITE(value)) {
+        if (!infinite_value_truncates(unit)) PG_RETURN_NULL();
+        PG_RETURN_TIMESTAMPTZ(value);
+    }
     int unit_value = 0;
     if (decode_unit(unit, &unit_value, false) != UNITS) PG_RETURN_NULL();
     int zone = 0;
@@ -242,7 +262,10 @@ Datum pgdp_total_date_trunc_timestamptz(PG_FUNCTION_ARGS) {
 Datum pgdp_total_date_trunc_timestamp(PG_FUNCTION_ARGS) {
     text* unit = PG_GETARG_TEXT_PP(0);
     const Timestamp value = PG_GETARG_TIMESTAMP(1);
-    if (TIMESTAMP_NOT_FINITE(value)) PG_RETURN_TIMESTAMP(value);
+    if (TIMESTAMP_NOT_FINITE(value)) {
+        if (!infinite_value_truncates(unit)) PG_RETURN_NULL();
+        PG_RETURN_TIMESTAMP(value);
+    }
     int unit_value = 0;
     if (decode_unit(unit, &unit_value, false) != UNITS) PG_RETURN_NULL();
     fsec_t fsec = 0;
