@@ -36,7 +36,8 @@ struct TotalForm {
     const char* name;  // the total form in schema pgdp, same argument types
     int nargs;
     Oid types[4];
-    bool case_mapping = false;  // lower, upper: substituted only under a collation whose case mapping is total
+    bool case_mapping =
+        false;  // lower, upper: substituted only under a collation whose case mapping is total
 };
 
 constexpr TotalForm total_forms[] = {
@@ -178,7 +179,8 @@ bool substitute_in_node(Node* node, void* context) {
                                               Int64GetDatum(0));
             }
             // Without a collation the form stays in place and the check refuses it, naming COLLATE.
-            if (form->case_mapping && OidIsValid(call->inputcollid) && !case_mapping_is_total(call->inputcollid))
+            if (form->case_mapping && OidIsValid(call->inputcollid) &&
+                !case_mapping_is_total(call->inputcollid))
                 substitute = false;
             const Oid total = substitute ? pgdp_function(form->name, form->nargs, form->types) : InvalidOid;
             if (OidIsValid(total)) call->funcid = total;

@@ -121,7 +121,8 @@ Datum pgdp_total_timestamptz_pl_interval(PG_FUNCTION_ARGS) {
 
 Datum pgdp_total_timestamptz_mi_interval(PG_FUNCTION_ARGS) {
     TimestampTz result = 0;
-    if (!subtract_interval(PG_GETARG_TIMESTAMPTZ(0), PG_GETARG_INTERVAL_P(1), true, &result)) PG_RETURN_NULL();
+    if (!subtract_interval(PG_GETARG_TIMESTAMPTZ(0), PG_GETARG_INTERVAL_P(1), true, &result))
+        PG_RETURN_NULL();
     PG_RETURN_TIMESTAMPTZ(result);
 }
 

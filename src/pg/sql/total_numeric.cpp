@@ -29,11 +29,13 @@ Datum total_arithmetic(FunctionCallInfo fcinfo, OptErrorArithmetic operation) {
 }
 
 Numeric numeric_of(const char* text) {
-    return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid),
-                                               Int32GetDatum(-1)));
+    return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+                                               ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
 }
 
-int compare(Numeric a, Numeric b) { return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(a), NumericGetDatum(b))); }
+int compare(Numeric a, Numeric b) {
+    return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(a), NumericGetDatum(b)));
+}
 
 // numeric_round's bounds of the scale (PostgreSQL 15 numeric.c): below the lower one every value
 // rounds to 0; 10^131072 is the first value the numeric format cannot hold.
@@ -57,7 +59,8 @@ bool rounding_overflows(Numeric value, int scale) {
     char unit_text[32];
     std::snprintf(unit_text, sizeof(unit_text), "1e%d", -scale);
     const Numeric unit = numeric_of(unit_text);
-    const Numeric kept = DatumGetNumeric(DirectFunctionCall2(numeric_trunc, NumericGetDatum(magnitude), Int32GetDatum(scale)));
+    const Numeric kept =
+        DatumGetNumeric(DirectFunctionCall2(numeric_trunc, NumericGetDatum(magnitude), Int32GetDatum(scale)));
     bool failed = false;
     const Numeric dropped = numeric_sub_opt_error(magnitude, kept, &failed);
     if (failed) return false;
