@@ -348,7 +348,8 @@ inline const List* merge_join_conditions(const ModifyTable* modify) {
 // 17 added infinite intervals (every field at its minimum: -infinity, at its maximum: +infinity):
 // timestamp + an infinite interval is that infinity, and raises for the opposite infinity; and
 // timestamp - interval negates through interval_um_internal, which raises for a finite interval with
-// a field at its minimum. 15 has no infinite intervals and negates each field wrapping (-fwrapv).
+// a field at its minimum or whose negation is every field at its maximum (17.6,
+// interval_um_internal). 15 has no infinite intervals and negates each field wrapping (-fwrapv).
 inline int interval_infinity(const Interval* span) {
 #if PG_VERSION_NUM >= 170000
     if (INTERVAL_IS_NOBEGIN(span)) return -1;
@@ -375,6 +376,10 @@ inline bool negate_interval(const Interval* span, Interval* negated) {
     negated->month = static_cast<int32>(0U - static_cast<uint32>(span->month));
     negated->day = static_cast<int32>(0U - static_cast<uint32>(span->day));
     negated->time = static_cast<int64>(0ULL - static_cast<uint64>(span->time));
+#if PG_VERSION_NUM >= 170000
+    // A finite interval whose negation reads as +infinity (every field at its maximum) raises too.
+    if (INTERVAL_NOT_FINITE(negated)) return false;
+#endif
     return true;
 }
 

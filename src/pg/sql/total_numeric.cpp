@@ -2,7 +2,7 @@
 // compute"): the built-in's result, or NULL exactly where the built-in raises. numeric + - * / %
 // raise for a result beyond the numeric format ("value overflows numeric format": a weight or
 // display scale beyond its 16-bit fields) and for a zero divisor; PostgreSQL's own *_opt_error
-// forms run the same code and report those cases instead (numeric.h). round(numeric, n) raises
+// forms run the same code and report those cases instead (numeric.h, 15 to 18). round(numeric, n) raises
 // only where rounding carries the value to 10^131072; trunc never raises. C code only: nothing here
 // may be unwound by ereport.
 
@@ -14,8 +14,6 @@ extern "C" {
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 }
-
-#include "pg/base/pg_compat.hpp"
 
 namespace {
 
