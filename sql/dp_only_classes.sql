@@ -146,6 +146,12 @@ SELECT round(dp_count(1e6)) AS before_february FROM dc_shop.orders WHERE created
 SELECT round(dp_count(1e6)) AS since_thirty_years FROM dc_shop.orders WHERE created_at >= now() - interval '30 years';
 SELECT date_trunc('month', created_at + interval '1 month') AS next_month, round(dp_count(1e6)) AS customers
 FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1 LIMIT 2;
+-- The interval a parameter, past the generic plan (January, February: 50 customers, then all 300).
+PREPARE dc_before(interval) AS SELECT round(dp_count(1e6)) AS customers FROM dc_shop.orders
+WHERE created_at + $1 < timestamptz '2025-04-01 00:00+00';
+EXECUTE dc_before('1 month'); EXECUTE dc_before('1 month'); EXECUTE dc_before('1 month');
+EXECUTE dc_before('1 month'); EXECUTE dc_before('1 month'); EXECUTE dc_before('-1 year');
+DEALLOCATE dc_before;
 
 -- Refused before any row is read, naming what works instead.
 \set SHOW_CONTEXT never
@@ -179,7 +185,8 @@ SELECT count(*) AS groups FROM (SELECT pgdp.total_date_trunc('mnth', created_at)
 -- dp_groups is released), the arithmetic (3 calls), width_bucket and the date series (2 each), the
 -- text prefix (1): 5 + 8 + 12 + 5 + 2 + 1 + 3 + 6 + 1 = 43; numeric arithmetic (2), the round
 -- and trunc buckets (2 x 2), whole amounts (1), lower and upper (1 + 2 + 1), the intervals (5
--- counts, the next month's series 2): 43 + 2 + 4 + 1 + 4 + 7 = 61; none for the refusals.
+-- counts, the next month's series 2), the prepared interval 6 times: 43 + 2 + 4 + 1 + 4 + 7 + 6 = 67;
+-- none for the refusals.
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
