@@ -130,12 +130,13 @@ FROM (SELECT trunc(amount, -2) AS bucket, round(dp_count(1e6)) AS customers FROM
 -- round(x) and trunc(x) (SQL functions of PostgreSQL, run as total forms): every amount is a
 -- multiple of 10.5, whole for even multiples.
 SELECT round(dp_count(1e6)) AS whole_amounts FROM dc_shop.orders WHERE round(amount) = trunc(amount) AND amount = trunc(amount);
--- (6) lower and upper, under the database's collation and named ones (libc C, ICU).
+-- (6) lower and upper, under the database's collation and named ones (libc C, POSIX, C.utf8, ICU).
 SELECT round(dp_count(1e6)) AS german FROM dc_shop.customers WHERE lower(country) = 'de';
 SELECT upper(country) AS country, round(dp_count(1e6)) AS customers
 FROM dc_shop.customers GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
 SELECT round(dp_count(1e6)) AS french FROM dc_shop.customers
-WHERE upper(country COLLATE "und-x-icu") = 'FR' AND lower(country COLLATE "C") = 'fr';
+WHERE upper(country COLLATE "und-x-icu") = 'FR' AND lower(country COLLATE "C") = 'fr' AND lower(country COLLATE "C.utf8") = 'fr'
+  AND upper(country COLLATE dc_nondeterministic) = 'FR' AND lower(country COLLATE "POSIX") = 'fr';
 -- (7) timestamp, timestamptz and date +- interval, and now() - interval (evaluated only when a
 -- row reaches it: a total form too).
 SELECT round(dp_count(1e6)) AS signed_in_january FROM dc_shop.customers WHERE signup + interval '1 month' < date '2024-03-01';

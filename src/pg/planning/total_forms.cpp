@@ -36,8 +36,8 @@ struct TotalForm {
     const char* name;  // the total form in schema pgdp, same argument types
     int nargs;
     Oid types[4];
-    bool case_mapping =
-        false;  // lower, upper: substituted only under a collation whose case mapping is total
+    // lower, upper: substituted only under a collation whose case mapping cannot fail.
+    bool case_mapping = false;
 };
 
 constexpr TotalForm total_forms[] = {
@@ -178,7 +178,8 @@ bool substitute_in_node(Node* node, void* context) {
                     (void)DirectFunctionCall2(form->code, castNode(Const, unit)->constvalue,
                                               Int64GetDatum(0));
             }
-            // Without a collation the form stays in place and the check refuses it, naming COLLATE.
+            // Without a collation the total form goes in all the same: the check then refuses it
+            // for the missing collation, with the hint to name one.
             if (form->case_mapping && OidIsValid(call->inputcollid) &&
                 !case_mapping_is_total(call->inputcollid))
                 substitute = false;
