@@ -2,10 +2,11 @@
 -- analyst may compute"): everyday questions over a shop whose orders are protected by customer.
 -- Numeric money columns in the aggregates and in comparisons with literals, a monthly series by
 -- date_trunc, yearly extract and weekday date_part keys (released in a canonical form), date
--- ranges with current_date and constant days, CASE, COALESCE, abs, buckets. Built-ins that raise
--- on some values run as pgdp's total forms; a hidden row with extreme values (the ends of the
--- numeric and timestamp ranges, +-infinity, every time zone edge) changes no answer's shape and
--- raises nothing. Exact sums at epsilon 1e6 (Laplace) against the owner's values.
+-- ranges with current_date and constant days, CASE, COALESCE, abs, buckets; numeric arithmetic,
+-- round and trunc, lower and upper, timestamp +- interval. Built-ins that raise on some values run
+-- as pgdp's total forms; a hidden row with extreme values (the ends of the numeric and timestamp
+-- ranges, +-infinity, every time zone edge, 18 MiB of text) changes no answer's shape and raises
+-- nothing. Exact sums at epsilon 1e6 (Laplace) against the owner's values.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE dc_analyst;
