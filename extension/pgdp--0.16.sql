@@ -2897,6 +2897,57 @@ COMMENT ON FUNCTION pgdp.total_date_part(text, timestamptz) IS 'date_part(unit, 
 CREATE FUNCTION pgdp.total_date_part(unit text, value timestamp) RETURNS float8
 AS 'MODULE_PATHNAME', 'pgdp_total_date_part_timestamp' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_date_part(text, timestamp) IS 'date_part(unit, value), or NULL where it raises (unit, out of range); never an error';
+-- Total forms of numeric arithmetic and rounding, lower and upper, and timestamp, timestamptz
+-- and date +- interval (0.16): the built-in's value wherever it has one, NULL where it would raise
+-- (lower and upper: NULL for text beyond 16 MiB, where buffers could pass the allocation limit).
+CREATE FUNCTION pgdp.total_add(a numeric, b numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_add' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(numeric, numeric) IS 'a + b, or NULL where it overflows the numeric format; never an error';
+CREATE FUNCTION pgdp.total_sub(a numeric, b numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_sub' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(numeric, numeric) IS 'a - b, or NULL where it overflows the numeric format; never an error';
+CREATE FUNCTION pgdp.total_mul(a numeric, b numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_mul' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_mul(numeric, numeric) IS 'a * b, or NULL where it overflows the numeric format; never an error';
+CREATE FUNCTION pgdp.total_div(a numeric, b numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_div' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_div(numeric, numeric) IS 'a / b, or NULL for a zero divisor or where it overflows; never an error';
+CREATE FUNCTION pgdp.total_mod(a numeric, b numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_mod' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_mod(numeric, numeric) IS 'a % b, or NULL for a zero divisor; never an error';
+CREATE FUNCTION pgdp.total_round(value numeric, scale integer) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_round' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_round(numeric, integer) IS 'round(value, scale), or NULL where rounding overflows the numeric format; never an error';
+CREATE FUNCTION pgdp.total_round(value numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_round_integer' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_round(numeric) IS 'round(value), or NULL where rounding overflows the numeric format; never an error';
+CREATE FUNCTION pgdp.total_trunc(value numeric) RETURNS numeric
+AS 'MODULE_PATHNAME', 'pgdp_total_numeric_trunc_integer' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_trunc(numeric) IS 'trunc(value); never an error';
+CREATE FUNCTION pgdp.total_lower(value text) RETURNS text
+AS 'MODULE_PATHNAME', 'pgdp_total_lower' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_lower(text) IS 'lower(value), or NULL for text beyond 16 MiB; never an error under the collations pgdp substitutes it for';
+CREATE FUNCTION pgdp.total_upper(value text) RETURNS text
+AS 'MODULE_PATHNAME', 'pgdp_total_upper' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_upper(text) IS 'upper(value), or NULL for text beyond 16 MiB; never an error under the collations pgdp substitutes it for';
+CREATE FUNCTION pgdp.total_add(value timestamp, span interval) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'pgdp_total_timestamp_pl_interval' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(timestamp, interval) IS 'value + span, or NULL beyond the timestamp range; never an error';
+CREATE FUNCTION pgdp.total_sub(value timestamp, span interval) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'pgdp_total_timestamp_mi_interval' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(timestamp, interval) IS 'value - span, or NULL beyond the timestamp range; never an error';
+CREATE FUNCTION pgdp.total_add(value timestamptz, span interval) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'pgdp_total_timestamptz_pl_interval' LANGUAGE C STABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(timestamptz, interval) IS 'value + span (in the session''s zone), or NULL beyond the timestamp range; never an error';
+CREATE FUNCTION pgdp.total_sub(value timestamptz, span interval) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'pgdp_total_timestamptz_mi_interval' LANGUAGE C STABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(timestamptz, interval) IS 'value - span (in the session''s zone), or NULL beyond the timestamp range; never an error';
+CREATE FUNCTION pgdp.total_add(value date, span interval) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'pgdp_total_date_pl_interval' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_add(date, interval) IS 'value + span as a timestamp, or NULL beyond the timestamp range; never an error';
+CREATE FUNCTION pgdp.total_sub(value date, span interval) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'pgdp_total_date_mi_interval' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_sub(date, interval) IS 'value - span as a timestamp, or NULL beyond the timestamp range; never an error';
 CREATE FUNCTION pgdp.canonical_key(value numeric) RETURNS numeric
 AS 'MODULE_PATHNAME', 'pgdp_canonical_key_numeric' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.canonical_key(numeric) IS 'value at its smallest scale (1.0 and 1.00 print as 1); never an error';

@@ -77,7 +77,7 @@ SELECT dp_count(1e6) FROM da_sales WHERE region LIKE 'r%';
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT dp_count(1e6) FROM da_sales WHERE amount IN (SELECT 1);
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
-SELECT dp_sum(amount::numeric * 2, 0, 100, 1e6) FROM da_sales;
+SELECT dp_sum(power(amount::numeric, 2), 0, 100, 1e6) FROM da_sales;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT dp_count(1e6) FROM da_sales WHERE greatest(amount, 5) > 5;
 \echo SQLSTATE :LAST_ERROR_SQLSTATE

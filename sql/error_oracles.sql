@@ -57,7 +57,9 @@ UNION ALL SELECT t, v FROM unnest(ARRAY['text', 'bpchar', 'name']::regtype[]) t,
 UNION ALL SELECT t, v FROM unnest(ARRAY['date', 'timestamp', 'timestamptz']::regtype[]) t,
     unnest(ARRAY['NULL', '''infinity''', '''-infinity''', '''4713-01-01 BC''', '''2000-02-29''',
                  CASE t WHEN 'date'::regtype THEN '''5874897-12-31''' WHEN 'timestamp'::regtype THEN '''294276-12-31 23:59:59.999999'''
-                      ELSE '''294276-12-31 23:59:59.999999+00''' END]) v;
+                      ELSE '''294276-12-31 23:59:59.999999+00''' END]) v
+UNION ALL SELECT 'interval', v FROM unnest(ARRAY['NULL', '''0''', '''-1 month''', '''178956970 years 7 mons''', '''-2147483648 days''',
+                                                'interval ''-2562047788:00:54.775807'' - interval ''1 microsecond''']) v;
 CREATE TABLE eo_failures (call text, error text);
 
 -- Each function over every combination of values of its argument types; collatable calls under

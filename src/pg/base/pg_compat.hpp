@@ -7,6 +7,7 @@
 
 extern "C" {
 #include "catalog/pg_class.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_proc.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -19,6 +20,7 @@ extern "C" {
 #include "postmaster/bgworker_internals.h"
 #include "rewrite/prs2lock.h"
 #include "utils/acl.h"
+#include "datatype/timestamp.h"
 #if PG_VERSION_NUM >= 160000
 #include "parser/parse_relation.h"
 #endif
@@ -346,6 +348,55 @@ inline const List* merge_join_conditions(const ModifyTable* modify) {
     (void)modify;
     return NIL;
 #endif
+}
+
+// ---- Interval arithmetic and case mapping (the total forms, sql/total_*.cpp) ----------------------
+// 17 added infinite intervals (every field at its minimum: -infinity, at its maximum: +infinity):
+// timestamp + an infinite interval is that infinity, and raises for the opposite infinity; and
+// timestamp - interval negates through interval_um_internal, which raises for a finite interval with
+// a field at its minimum or whose negation is every field at its maximum (17.6,
+// interval_um_internal). 15 has no infinite intervals and negates each field wrapping (-fwrapv).
+inline int interval_infinity(const Interval* span) {
+#if PG_VERSION_NUM >= 170000
+    if (INTERVAL_IS_NOBEGIN(span)) return -1;
+    if (INTERVAL_IS_NOEND(span)) return 1;
+#else
+    (void)span;
+#endif
+    return 0;
+}
+
+// The interval timestamp - `span` adds; false where the built-in's negation raises.
+inline bool negate_interval(const Interval* span, Interval* negated) {
+#if PG_VERSION_NUM >= 170000
+    if (INTERVAL_IS_NOBEGIN(span)) {
+        INTERVAL_NOEND(negated);
+        return true;
+    }
+    if (INTERVAL_IS_NOEND(span)) {
+        INTERVAL_NOBEGIN(negated);
+        return true;
+    }
+    if (span->month == PG_INT32_MIN || span->day == PG_INT32_MIN || span->time == PG_INT64_MIN) return false;
+#endif
+    negated->month = static_cast<int32>(0U - static_cast<uint32>(span->month));
+    negated->day = static_cast<int32>(0U - static_cast<uint32>(span->day));
+    negated->time = static_cast<int64>(0ULL - static_cast<uint64>(span->time));
+#if PG_VERSION_NUM >= 170000
+    // A finite interval whose negation reads as +infinity (every field at its maximum) raises too.
+    if (INTERVAL_NOT_FINITE(negated)) return false;
+#endif
+    return true;
+}
+
+// Whether a collation provider's case mapping (lower, upper) has no error path for valid text of
+// bounded length: ICU ('i') and, from 17, the built-in provider ('b'; simple case mapping in 17,
+// full in 18). libc ('c') is decided by the caller from its LC_CTYPE.
+inline bool case_mapping_provider_is_total(char provider) {
+#if PG_VERSION_NUM >= 170000
+    if (provider == COLLPROVIDER_BUILTIN) return true;
+#endif
+    return provider == COLLPROVIDER_ICU;
 }
 
 }  // namespace pgdp::pg::compat

@@ -161,9 +161,11 @@ bool leaky_node(Node* node, void* context) {
                          "subscripting, a nested aggregate, an SQL value function other than current_date "
                          "and current_timestamp)."),
          errhint(
-             "Use comparisons, numeric casts, integer and float + - * / and abs, CASE, COALESCE, date_trunc, "
-             "extract and date_part with a constant unit, date +- days, current_date and pgdp's safe "
-             "functions "
+             "Use comparisons, numeric casts, integer, float and numeric + - * / and abs, round and trunc, "
+             "lower "
+             "and upper, CASE, COALESCE, date_trunc, extract and date_part with a constant unit, date +- "
+             "days, "
+             "timestamp +- interval, current_date and pgdp's safe functions "
              "(pgdp.row_safe_functions(), docs/privacy.md \"What a DP-only analyst may compute\"); compute "
              "anything else from the releases.")));
 }

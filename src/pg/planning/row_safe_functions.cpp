@@ -128,6 +128,11 @@ constexpr Entry builtin_entries[] = {
     {"abs", 1, {NUMERICOID}},
     {"round", 1, {FLOAT8OID}},
     {"trunc", 1, {FLOAT8OID}},
+    // Numeric sign flip and truncation: numeric_uminus copies the value with the other sign;
+    // numeric_trunc clamps the scale, drops digits (the weight never grows) and keeps the display
+    // scale within its field: no error path (round can carry beyond the format: a total form).
+    {"numeric_uminus", 1, {NUMERICOID}},
+    {"trunc", 2, {NUMERICOID, INT4OID}},
 };
 
 #undef PGDP_COMPARISONS
@@ -154,6 +159,22 @@ constexpr Entry pgdp_entries[] = {
     {"total_sub", 2, {FLOAT8OID, FLOAT8OID}},
     {"total_mul", 2, {FLOAT8OID, FLOAT8OID}},
     {"total_div", 2, {FLOAT8OID, FLOAT8OID}},
+    {"total_add", 2, {NUMERICOID, NUMERICOID}},
+    {"total_sub", 2, {NUMERICOID, NUMERICOID}},
+    {"total_mul", 2, {NUMERICOID, NUMERICOID}},
+    {"total_div", 2, {NUMERICOID, NUMERICOID}},
+    {"total_mod", 2, {NUMERICOID, NUMERICOID}},
+    {"total_round", 2, {NUMERICOID, INT4OID}},
+    {"total_round", 1, {NUMERICOID}},
+    {"total_trunc", 1, {NUMERICOID}},
+    {"total_lower", 1, {TEXTOID}},
+    {"total_upper", 1, {TEXTOID}},
+    {"total_add", 2, {TIMESTAMPOID, INTERVALOID}},
+    {"total_sub", 2, {TIMESTAMPOID, INTERVALOID}},
+    {"total_add", 2, {TIMESTAMPTZOID, INTERVALOID}},
+    {"total_sub", 2, {TIMESTAMPTZOID, INTERVALOID}},
+    {"total_add", 2, {DATEOID, INTERVALOID}},
+    {"total_sub", 2, {DATEOID, INTERVALOID}},
     {"total_width_bucket", 4, {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
     {"total_timestamp", 1, {DATEOID}},
     {"total_timestamptz", 1, {DATEOID}},

@@ -3,6 +3,8 @@
 extern "C" {
 #include "catalog/dependency.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_database.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
@@ -10,9 +12,17 @@ extern "C" {
 #include "nodes/pg_list.h"
 #include "nodes/value.h"
 #include "parser/parse_func.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/syscache.h"
 }
+
+#include <cstring>
+
+#include "pg/base/pg_compat.hpp"
 
 #include "pg/calls/aggregate_call.hpp"
 #include "pg/planning/query_builder.hpp"
@@ -26,6 +36,8 @@ struct TotalForm {
     const char* name;  // the total form in schema pgdp, same argument types
     int nargs;
     Oid types[4];
+    // lower, upper: substituted only under a collation whose case mapping cannot fail.
+    bool case_mapping = false;
 };
 
 constexpr TotalForm total_forms[] = {
@@ -57,6 +69,23 @@ constexpr TotalForm total_forms[] = {
     {F_TIMESTAMPTZ_DATE, nullptr, "total_timestamptz", 1, {DATEOID}},
     {F_DATE_PLI, nullptr, "total_date_pl", 2, {DATEOID, INT4OID}},
     {F_DATE_MII, nullptr, "total_date_mi", 2, {DATEOID, INT4OID}},
+    {F_NUMERIC_ADD, nullptr, "total_add", 2, {NUMERICOID, NUMERICOID}},
+    {F_NUMERIC_SUB, nullptr, "total_sub", 2, {NUMERICOID, NUMERICOID}},
+    {F_NUMERIC_MUL, nullptr, "total_mul", 2, {NUMERICOID, NUMERICOID}},
+    {F_NUMERIC_DIV, nullptr, "total_div", 2, {NUMERICOID, NUMERICOID}},
+    {F_NUMERIC_MOD, nullptr, "total_mod", 2, {NUMERICOID, NUMERICOID}},
+    {F_MOD_NUMERIC_NUMERIC, nullptr, "total_mod", 2, {NUMERICOID, NUMERICOID}},
+    {F_ROUND_NUMERIC_INT4, nullptr, "total_round", 2, {NUMERICOID, INT4OID}},
+    {F_ROUND_NUMERIC, nullptr, "total_round", 1, {NUMERICOID}},
+    {F_TRUNC_NUMERIC, nullptr, "total_trunc", 1, {NUMERICOID}},
+    {F_TIMESTAMP_PL_INTERVAL, nullptr, "total_add", 2, {TIMESTAMPOID, INTERVALOID}},
+    {F_TIMESTAMP_MI_INTERVAL, nullptr, "total_sub", 2, {TIMESTAMPOID, INTERVALOID}},
+    {F_TIMESTAMPTZ_PL_INTERVAL, nullptr, "total_add", 2, {TIMESTAMPTZOID, INTERVALOID}},
+    {F_TIMESTAMPTZ_MI_INTERVAL, nullptr, "total_sub", 2, {TIMESTAMPTZOID, INTERVALOID}},
+    {F_DATE_PL_INTERVAL, nullptr, "total_add", 2, {DATEOID, INTERVALOID}},
+    {F_DATE_MI_INTERVAL, nullptr, "total_sub", 2, {DATEOID, INTERVALOID}},
+    {F_LOWER_TEXT, nullptr, "total_lower", 1, {TEXTOID}, true},
+    {F_UPPER_TEXT, nullptr, "total_upper", 1, {TEXTOID}, true},
     {F_DATE_TRUNC_TEXT_TIMESTAMPTZ, timestamptz_trunc, "total_date_trunc", 2, {TEXTOID, TIMESTAMPTZOID}},
     {F_DATE_TRUNC_TEXT_TIMESTAMP, timestamp_trunc, "total_date_trunc", 2, {TEXTOID, TIMESTAMPOID}},
     {F_EXTRACT_TEXT_TIMESTAMPTZ, extract_timestamptz, "total_extract", 2, {TEXTOID, TIMESTAMPTZOID}},
@@ -75,6 +104,38 @@ Oid pgdp_function(const char* name, int nargs, const Oid* types) {
     if (!OidIsValid(function) || getExtensionOfObject(ProcedureRelationId, function) != extension)
         return InvalidOid;
     return function;
+}
+
+// Whether lower() and upper() under `collation` have no error path for valid text of bounded length
+// (sql/total_text.cpp): ICU and the built-in provider always; libc when LC_CTYPE is C or POSIX
+// (ASCII mapping), the database encoding is single-byte (a byte at a time), or LC_CTYPE is a
+// UTF-8 locale of a UTF-8 database (mbstowcs converts all valid UTF-8; another pairing, e.g. an
+// ASCII locale a user's CREATE COLLATION may name, fails on some characters).
+bool case_mapping_is_total(Oid collation) {
+    char provider = 0;
+    char* ctype = nullptr;
+    if (collation == DEFAULT_COLLATION_OID) {
+        HeapTuple tuple = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+        if (!HeapTupleIsValid(tuple)) return false;
+        provider = reinterpret_cast<Form_pg_database>(GETSTRUCT(tuple))->datlocprovider;
+        bool null = true;
+        const Datum value = SysCacheGetAttr(DATABASEOID, tuple, Anum_pg_database_datctype, &null);
+        if (!null) ctype = TextDatumGetCString(value);
+        ReleaseSysCache(tuple);
+    } else {
+        HeapTuple tuple = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+        if (!HeapTupleIsValid(tuple)) return false;
+        provider = reinterpret_cast<Form_pg_collation>(GETSTRUCT(tuple))->collprovider;
+        bool null = true;
+        const Datum value = SysCacheGetAttr(COLLOID, tuple, Anum_pg_collation_collctype, &null);
+        if (!null) ctype = TextDatumGetCString(value);
+        ReleaseSysCache(tuple);
+    }
+    if (compat::case_mapping_provider_is_total(provider)) return true;
+    if (provider != COLLPROVIDER_LIBC || ctype == nullptr) return false;
+    if (std::strcmp(ctype, "C") == 0 || std::strcmp(ctype, "POSIX") == 0) return true;
+    if (pg_database_encoding_max_length() == 1) return true;
+    return GetDatabaseEncoding() == PG_UTF8 && pg_get_encoding_from_locale(ctype, false) == PG_UTF8;
 }
 
 const TotalForm* total_form_of(Oid function) {
@@ -117,6 +178,11 @@ bool substitute_in_node(Node* node, void* context) {
                     (void)DirectFunctionCall2(form->code, castNode(Const, unit)->constvalue,
                                               Int64GetDatum(0));
             }
+            // Without a collation the total form goes in all the same: the check then refuses it
+            // for the missing collation, with the hint to name one.
+            if (form->case_mapping && OidIsValid(call->inputcollid) &&
+                !case_mapping_is_total(call->inputcollid))
+                substitute = false;
             const Oid total = substitute ? pgdp_function(form->name, form->nargs, form->types) : InvalidOid;
             if (OidIsValid(total)) call->funcid = total;
         }
