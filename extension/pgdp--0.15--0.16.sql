@@ -1395,3 +1395,10 @@ COMMENT ON FUNCTION pgdp.total_add(date, interval) IS 'value + span as a timesta
 CREATE FUNCTION pgdp.total_sub(value date, span interval) RETURNS timestamp
 AS 'MODULE_PATHNAME', 'pgdp_total_date_mi_interval' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_sub(date, interval) IS 'value - span as a timestamp, or NULL beyond the timestamp range; never an error';
+
+-- ---------------------------------------------------------------------------------------------
+-- width_bucket of numeric under DP-only access (docs/privacy.md "What a DP-only analyst may
+-- compute, by class"), as in extension/pgdp.sql.in.
+CREATE FUNCTION pgdp.total_width_bucket(operand numeric, low numeric, high numeric, count integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_width_bucket_numeric' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_width_bucket(numeric, numeric, numeric, integer) IS 'width_bucket(operand, low, high, count) of numeric, or NULL where it raises (NaN, infinite or equal bounds, bad count; with count 2147483647 every bucket above 0); never an error';

@@ -2924,6 +2924,9 @@ COMMENT ON FUNCTION pgdp.total_round(numeric) IS 'round(value), or NULL where ro
 CREATE FUNCTION pgdp.total_trunc(value numeric) RETURNS numeric
 AS 'MODULE_PATHNAME', 'pgdp_total_numeric_trunc_integer' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_trunc(numeric) IS 'trunc(value); never an error';
+CREATE FUNCTION pgdp.total_width_bucket(operand numeric, low numeric, high numeric, count integer) RETURNS integer
+AS 'MODULE_PATHNAME', 'pgdp_total_width_bucket_numeric' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
+COMMENT ON FUNCTION pgdp.total_width_bucket(numeric, numeric, numeric, integer) IS 'width_bucket(operand, low, high, count) of numeric, or NULL where it raises (NaN, infinite or equal bounds, bad count; with count 2147483647 every bucket above 0); never an error';
 CREATE FUNCTION pgdp.total_lower(value text) RETURNS text
 AS 'MODULE_PATHNAME', 'pgdp_total_lower' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_lower(text) IS 'lower(value), or NULL for text beyond 16 MiB; never an error under the collations pgdp substitutes it for';

@@ -114,6 +114,9 @@ SELECT round(dp_sum(quantity * 25 + 1, 0, 2000, 1e6)) AS quantity_sum,
 FROM dc_shop.orders WHERE abs(quantity - 3) <= 1 AND quantity / 2 >= 1;
 SELECT width_bucket(amount::float8, 0, 1000, 4) AS bin, round(dp_count(1e6)) AS customers
 FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
+-- The same buckets of the numeric amount (width_bucket of numeric).
+SELECT width_bucket(amount, 0, 1000, 4) AS bin, round(dp_count(1e6)) AS customers
+FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
 SELECT pgdp.bucket(amount, 250) AS bucket, round(dp_count(1e6)) AS customers
 FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1e3, 1e-6) ORDER BY 1;
 -- (5) Numeric arithmetic (+ - * / %, unary minus; quantity * 25.0 casts quantity to numeric):
@@ -166,10 +169,8 @@ PREPARE dc_unit(text) AS SELECT date_trunc($1, created_at), dp_count(1) FROM dc_
 EXECUTE dc_unit('year');
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 DEALLOCATE dc_unit;
--- Built-ins without a total form: width_bucket of numeric, interval + timestamp (an SQL function
--- of PostgreSQL), lower without a determined collation (two implicit collations).
-SELECT width_bucket(amount, 0, 1000, 4), dp_count(1) FROM dc_shop.orders GROUP BY 1 HAVING dp_groups(1, 1e-6);
-\echo SQLSTATE :LAST_ERROR_SQLSTATE
+-- Built-ins without a total form: interval + timestamp (an SQL function of PostgreSQL), lower
+-- without a determined collation (two implicit collations).
 SELECT dp_count(1) FROM dc_shop.orders WHERE interval '1 day' + created_at > now();
 \echo SQLSTATE :LAST_ERROR_SQLSTATE
 SELECT dp_count(1) FROM dc_shop.customers c, dc_analyst.labels l WHERE lower(CASE WHEN c.id > 0 THEN l.label ELSE l.code END) IS NULL;
@@ -187,8 +188,8 @@ SELECT count(*) AS groups FROM (SELECT pgdp.total_date_trunc('mnth', created_at)
 -- dp_groups is released), the arithmetic (3 calls), width_bucket and the date series (2 each), the
 -- text prefix (1): 5 + 8 + 12 + 5 + 2 + 1 + 3 + 6 + 1 = 43; numeric arithmetic (2), the round
 -- and trunc buckets (2 x 2), whole amounts (1), lower and upper (1 + 2 + 1), the intervals (5
--- counts, the next month's series 2), the prepared interval 6 times: 43 + 2 + 4 + 1 + 4 + 7 + 6 = 67;
--- none for the refusals.
+-- counts, the next month's series 2), the prepared interval 6 times, the numeric width_bucket
+-- series (2): 43 + 2 + 4 + 1 + 4 + 7 + 6 + 2 = 69; none for the refusals.
 SELECT releases - :before_releases AS releases_since FROM pgdp.my_budget;
 RESET SESSION AUTHORIZATION;
 
@@ -447,6 +448,20 @@ SELECT count(*) AS calls,
 FROM unnest(ARRAY['0', '5', '10', 'NaN', 'Infinity', '-Infinity', '1.7976931348623157e308']) x,
      (VALUES ('0', '10'), ('10', '0'), ('0', '0'), ('NaN', '10'), ('0', 'Infinity'), ('-1.7976931348623157e308', '1.7976931348623157e308')) b(b1, b2),
      unnest(ARRAY['1', '0', '-1', '2147483647']) n;
+SELECT count(*) AS calls,
+       sum(dc_against(format('width_bucket(%L::numeric, %L::numeric, %L::numeric, %s)', x, b1, b2, n),
+                      format('pgdp.total_width_bucket(%L::numeric, %L::numeric, %L::numeric, %s)', x, b1, b2, n)))
+           AS numeric_width_bucket_raised
+FROM unnest(ARRAY['0', '5', '10', 'NaN', 'Infinity', '-Infinity', '9.99e131071', '-9.99e131071', '1e-16383']) x,
+     (VALUES ('0', '10'), ('10', '0'), ('0', '0'), ('NaN', '10'), ('0', 'Infinity'), ('-9.99e131071', '9.99e131071'),
+             ('0', '1e-16383')) b(b1, b2),
+     unnest(ARRAY['1', '0', '-1', '100']) n;
+-- With count 2147483647 the built-in may round an operand inside the range to count + 1 and raise
+-- (at extreme scales); the total form is NULL for every bucket above 0 there, 0 below the range.
+SELECT count(*) AS calls, count(*) FILTER (WHERE b IS NULL) AS null_buckets, count(*) FILTER (WHERE b = 0) AS below
+FROM (SELECT pgdp.total_width_bucket(x::numeric, b1::numeric, b2::numeric, 2147483647) AS b
+      FROM unnest(ARRAY['-1', '0', '5', '10', '11', '1e-16383', '9.99e131071', '-9.99e131071']) x,
+           (VALUES ('0', '10'), ('10', '0')) r(b1, b2)) t;
 -- The casts of a date to timestamp and timestamptz, in every zone, over the ends of both ranges.
 CREATE FUNCTION dc_date_cast_sweep() RETURNS TABLE (calls bigint, builtin_raised bigint) LANGUAGE plpgsql AS $$
 DECLARE

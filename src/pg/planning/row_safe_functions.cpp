@@ -176,6 +176,7 @@ constexpr Entry pgdp_entries[] = {
     {"total_add", 2, {DATEOID, INTERVALOID}},
     {"total_sub", 2, {DATEOID, INTERVALOID}},
     {"total_width_bucket", 4, {FLOAT8OID, FLOAT8OID, FLOAT8OID, INT4OID}},
+    {"total_width_bucket", 4, {NUMERICOID, NUMERICOID, NUMERICOID, INT4OID}},
     {"total_timestamp", 1, {DATEOID}},
     {"total_timestamptz", 1, {DATEOID}},
     {"total_date_pl", 2, {DATEOID, INT4OID}},
