@@ -2,6 +2,7 @@
 
 extern "C" {
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 }
@@ -56,6 +57,19 @@ List* call_arguments(Node* node) {
     }
 }
 
+// True if some element is a value of a variable-length type read from rows (it holds a column):
+// an array or row built from copies of it has a size that depends on the row, and building one
+// of more than 1 GB raises an error. Elements of fixed length or from constants and parameters
+// only (x IN ('a', 'b')) have a size the query text decides.
+bool copies_variable_length_values(List* elements) {
+    ListCell* cell;
+    foreach (cell, elements) {
+        Node* element = static_cast<Node*>(lfirst(cell));
+        if (get_typlen(exprType(element)) < 0 && contain_var_clause(element)) return true;
+    }
+    return false;
+}
+
 // The function of a call node (its operator's), for naming it in the refusal.
 Oid call_function(Node* node) {
     Oid found = InvalidOid;
@@ -95,8 +109,13 @@ bool leaky_node(Node* node, void* context) {
                 case T_Param:
                 case T_List:
                 case T_CollateExpr:  // a label the planner removes; nothing runs
-                case T_RowExpr:
                 case T_TargetEntry:
+                    break;
+                case T_RowExpr:
+                    if (copies_variable_length_values(castNode(RowExpr, node)->args)) {
+                        found->function = InvalidOid;
+                        return true;
+                    }
                     break;
                 case T_SQLValueFunction:
                     // current_date, current_timestamp, localtimestamp: the transaction's start
@@ -119,7 +138,11 @@ bool leaky_node(Node* node, void* context) {
                     // failed ("matching dimensions") exactly when one person's row was present
                     // (review4 red team): a multidimensional array fails on sub-arrays of unequal
                     // dimensions.
-                    if (castNode(ArrayExpr, node)->multidims) {
+                    // ARRAY[note, note, ...] (or ROW(note, ...)) fails with "array size exceeds
+                    // the maximum allowed" ("tuple is too big") once the copies of a row's text
+                    // pass 1 GB: which rows are long enough was an oracle (red team round 22).
+                    if (castNode(ArrayExpr, node)->multidims ||
+                        copies_variable_length_values(castNode(ArrayExpr, node)->elements)) {
                         found->function = InvalidOid;
                         return true;
                     }
