@@ -3,8 +3,10 @@
 -- pgdp.max_groups_contributed, the dry run pgdp.cost and the analyst's catalog. The breaks found
 -- are pinned first (fixed: an array or row built from copies of a row's text raised "array size
 -- exceeds the maximum allowed" / "tuple is too big" exactly when a long enough value passed the
--- WHERE condition), then the attacks that held. Two relations differ in one person only (customer
--- 5000, whose note is long): every answer below must be the same for both.
+-- WHERE condition; an analyst's operator over an allowed function had a NEGATOR over her own
+-- function, which the planner ran on every row), then the attacks that held. Two relations
+-- differ in one person only (customer 5000, whose note is long): every answer below must be the
+-- same for both.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgdp;
 CREATE ROLE r22_eve;
@@ -65,7 +67,29 @@ FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
 -- (54000) exactly when customer 5000 was present. Refused the same way.
 SELECT r22_eve.probe(relation, $$(CASE WHEN customer = 5000 THEN ROW(list) END) IS NULL$$, 'long_note', 1650)
 FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
+-- Break 3 (fixed): an operator the analyst created over int4lt (on the allow-list) with a NEGATOR
+-- over her own function. The check saw int4lt; the planner then turned NOT (a <<< b) into
+-- a !<<< b, which ran her function on every protected row: it copied every customer into her
+-- table for one release of epsilon 0.001 (and could raise or wait on any value). Now every
+-- operator reachable by negation or commutation must call a function on the list.
+SET max_parallel_workers_per_gather = 0;  -- her function writes: run where writing is possible
+CREATE TABLE r22_eve.stolen (customer int);
+CREATE FUNCTION r22_eve.keep(a int, b int) RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO r22_eve.stolen VALUES (a); RETURN a >= b; END $$;
+CREATE OPERATOR r22_eve.!<<< (LEFTARG = int, RIGHTARG = int, FUNCTION = r22_eve.keep);
+CREATE OPERATOR r22_eve.<<< (LEFTARG = int, RIGHTARG = int, FUNCTION = int4lt,
+                             NEGATOR = OPERATOR(r22_eve.!<<<));
+CREATE OPERATOR r22_eve.>>> (LEFTARG = int, RIGHTARG = int, FUNCTION = int4gt,
+                             COMMUTATOR = OPERATOR(r22_eve.!>>>));
+CREATE OPERATOR r22_eve.!>>> (LEFTARG = int, RIGHTARG = int, FUNCTION = r22_eve.keep);
+SELECT r22_eve.probe('r22_sales', 'NOT (customer OPERATOR(r22_eve.<<<) 3)', '', 0);
+SELECT r22_eve.probe('r22_sales', 'NOT (customer OPERATOR(r22_eve.<<<) ANY(ARRAY[3, 4]))', '', 0);
+SELECT r22_eve.probe('r22_sales', 'customer OPERATOR(r22_eve.>>>) 3', '', 0);
+SELECT count(*) AS stolen FROM r22_eve.stolen;
 SELECT pg_temp.charges() - :charges_before AS charged_for_refusals;
+-- The built-in comparisons stay (their negators and commutators are on the list).
+SELECT r22_eve.probe('r22_sales', 'NOT (customer < 3) AND NOT (note = ANY(ARRAY[''n1''])) AND 3 < i', '', 0);
+RESET max_parallel_workers_per_gather;
 -- Still accepted: arrays and rows of constants or of fixed-length values (IN lists, x = ANY).
 SELECT r22_eve.probe('r22_sales', $$note IN ('n1', 'n2') AND i = ANY(ARRAY[i, 1]) AND ROW(i, x) IS NOT NULL$$, '', 0);
 SELECT r22_eve.probe('r22_sales', $$(CASE WHEN customer = 5000 THEN ROW(list) END) IS NULL$$, 'i', 1600);

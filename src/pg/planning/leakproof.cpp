@@ -70,6 +70,37 @@ bool copies_variable_length_values(List* elements) {
     return false;
 }
 
+// The planner may replace a comparison by its operator's negator (NOT (a < b) becomes a >= b,
+// NOT (a = ANY(...)) a <> ALL(...)) or commutator (an index or join clause) after this check:
+// an analyst's operator whose own function was on the list had a NEGATOR that ran the analyst's
+// function on every protected row (red team round 22). Every operator reachable through these
+// links must call a function on the list (a shell operator, without one, fails closed); *function
+// is set to the first that does not (InvalidOid for a shell).
+bool has_unsafe_related_operator(Node* node, Oid* function) {
+    Oid start = InvalidOid;
+    if (IsA(node, OpExpr) && castNode(OpExpr, node)->opresulttype == BOOLOID)
+        start = castNode(OpExpr, node)->opno;
+    else if (IsA(node, ScalarArrayOpExpr))
+        start = castNode(ScalarArrayOpExpr, node)->opno;
+    if (!OidIsValid(start)) return false;
+    constexpr int kMaxOperators = 8;  // a comparison, its negator, commutator and theirs: 4
+    Oid seen[kMaxOperators] = {start};
+    int count = 1;
+    for (int i = 0; i < count; ++i) {
+        const Oid related[2] = {get_negator(seen[i]), get_commutator(seen[i])};
+        for (const Oid candidate : related) {
+            if (!OidIsValid(candidate)) continue;
+            bool known = false;
+            for (int j = 0; j < count && !known; ++j) known = seen[j] == candidate;
+            if (known) continue;
+            *function = get_opcode(candidate);
+            if (!row_safe_function(*function) || count == kMaxOperators) return true;
+            seen[count++] = candidate;
+        }
+    }
+    return false;
+}
+
 // The function of a call node (its operator's), for naming it in the refusal.
 Oid call_function(Node* node) {
     Oid found = InvalidOid;
@@ -93,6 +124,7 @@ bool leaky_node(Node* node, void* context) {
             // Every function the node calls (an operator's function, the I/O functions of a cast)
             // must be on the allow-list.
             if (check_functions_in_node(node, leaky_function, context)) return true;
+            if (has_unsafe_related_operator(node, &found->function)) return true;
             // texteq raises "could not determine which collation to use" when the parser left the
             // collation undetermined (two columns of different implicit collations): at run time,
             // and only if some row reaches it (issue 20). Refused here, before any row is read.
