@@ -55,19 +55,19 @@ EXCEPTION WHEN others THEN
 END $$;
 SELECT pg_temp.charges() AS charges_before \gset
 
--- Break 1 (fixed): ARRAY[note, note, ...] with 140000 copies of the 8000-byte note passes 1 GB:
--- construct_md_array raised "array size exceeds the maximum allowed" (54000) over r22_sales and
--- ran over r22_twin; `customer = c AND ...` made it a membership and length oracle for one
--- person, at one small charge per probe. Now an array built from a row's variable-length value
+-- Break 2 (fixed), arrays: ARRAY[note, note, ...] with 140000 copies of the 8000-byte note
+-- passes 1 GB: construct_md_array raised "array size exceeds the maximum allowed" (54000) over
+-- r22_sales and ran over r22_twin; `customer = c AND ...` made it a membership and length oracle
+-- for one person, at one small charge per probe. Now an array built from a row's variable-length value
 -- is refused while planning (42501), the same for both relations, nothing charged.
 SELECT r22_eve.probe(relation, $$'zz' = ANY(ARRAY[list])$$, 'note', 140000)
 FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
--- Break 2 (fixed): ROW(long_note, ...) with 1650 copies of the 700000-byte note, kept from
+-- Break 2 (fixed), rows: ROW(long_note, ...) with 1650 copies of the 700000-byte note, kept from
 -- constant folding by a CASE: flattening the row's out-of-line values raised "tuple is too big"
 -- (54000) exactly when customer 5000 was present. Refused the same way.
 SELECT r22_eve.probe(relation, $$(CASE WHEN customer = 5000 THEN ROW(list) END) IS NULL$$, 'long_note', 1650)
 FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
--- Break 3 (fixed): an operator the analyst created over int4lt (on the allow-list) with a NEGATOR
+-- Break 1 (fixed): an operator the analyst created over int4lt (on the allow-list) with a NEGATOR
 -- over her own function. The check saw int4lt; the planner then turned NOT (a <<< b) into
 -- a !<<< b, which ran her function on every protected row: it copied every customer into her
 -- table for one release of epsilon 0.001 (and could raise or wait on any value). Now every
