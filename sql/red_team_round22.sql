@@ -130,6 +130,25 @@ RESET client_min_messages;
 -- What the dry run listed: two releases.
 SELECT pg_temp.charges() - :charges_before AS charged_with_m_50;
 RESET pgdp.max_groups_contributed;
+-- A plan keeps the m it was made with: a generic plan made at m = 50 (PREPARE plans nothing; the
+-- first EXECUTE does) and run again after SET m = 1 still bounds each unit to 50 groups and is
+-- charged (and dry-run) for 50, never for 1.
+SET plan_cache_mode = force_generic_plan;
+SET pgdp.max_groups_contributed = 50;
+PREPARE r22_grouped AS SELECT d, dp_sum(x, 0, 10, 0.5) FROM r22_twin GROUP BY d HAVING dp_groups(0.5, 1e-6);
+SET client_min_messages = warning;
+EXECUTE r22_grouped \g /dev/null
+RESET client_min_messages;
+SET pgdp.max_groups_contributed = 1;
+SELECT noise_scale FROM pgdp.cost('EXECUTE r22_grouped') WHERE aggregate = 'dp_sum';
+SELECT max(charge_id) AS last_charge FROM pgdp.my_ledger \gset
+SET client_min_messages = warning;
+EXECUTE r22_grouped \g /dev/null
+RESET client_min_messages;
+SELECT noise_scale FROM pgdp.my_ledger WHERE charge_id > :last_charge AND aggregate = 'dp_sum';
+DEALLOCATE r22_grouped;
+RESET pgdp.max_groups_contributed;
+RESET plan_cache_mode;
 
 -- Held: the dry run's bad inputs are refused before anything runs, nothing charged.
 SELECT pg_temp.charges() AS charges_before \gset
