@@ -55,18 +55,6 @@ EXCEPTION WHEN others THEN
 END $$;
 SELECT pg_temp.charges() AS charges_before \gset
 
--- Break 2 (fixed), arrays: ARRAY[note, note, ...] with 140000 copies of the 8000-byte note
--- passes 1 GB: construct_md_array raised "array size exceeds the maximum allowed" (54000) over
--- r22_sales and ran over r22_twin; `customer = c AND ...` made it a membership and length oracle
--- for one person, at one small charge per probe. Now an array built from a row's variable-length value
--- is refused while planning (42501), the same for both relations, nothing charged.
-SELECT r22_eve.probe(relation, $$'zz' = ANY(ARRAY[list])$$, 'note', 140000)
-FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
--- Break 2 (fixed), rows: ROW(long_note, ...) with 1650 copies of the 700000-byte note, kept from
--- constant folding by a CASE: flattening the row's out-of-line values raised "tuple is too big"
--- (54000) exactly when customer 5000 was present. Refused the same way.
-SELECT r22_eve.probe(relation, $$(CASE WHEN customer = 5000 THEN ROW(list) END) IS NULL$$, 'long_note', 1650)
-FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
 -- Break 1 (fixed): an operator the analyst created over int4lt (on the allow-list) with a NEGATOR
 -- over her own function. The check saw int4lt; the planner then turned NOT (a <<< b) into
 -- a !<<< b, which ran her function on every protected row: it copied every customer into her
@@ -86,13 +74,43 @@ SELECT r22_eve.probe('r22_sales', 'NOT (customer OPERATOR(r22_eve.<<<) 3)', '', 
 SELECT r22_eve.probe('r22_sales', 'NOT (customer OPERATOR(r22_eve.<<<) ANY(ARRAY[3, 4]))', '', 0);
 SELECT r22_eve.probe('r22_sales', 'customer OPERATOR(r22_eve.>>>) 3', '', 0);
 SELECT count(*) AS stolen FROM r22_eve.stolen;
+-- Break 2 (fixed), arrays: ARRAY[note, note, ...] with 140000 copies of the 8000-byte note
+-- passes 1 GB: construct_md_array raised "array size exceeds the maximum allowed" (54000) over
+-- r22_sales and ran over r22_twin; `customer = c AND ...` made it a membership and length oracle
+-- for one person, at one small charge per probe. Now an array built from a row's
+-- variable-length value is refused while planning (42501), the same for both relations, nothing
+-- charged.
+SELECT r22_eve.probe(relation, $$'zz' = ANY(ARRAY[list])$$, 'note', 140000)
+FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
+-- Break 2 (fixed), rows: ROW(long_note, ...) with 1650 copies of the 700000-byte note, kept from
+-- constant folding by a CASE: flattening the row's out-of-line values raised "tuple is too big"
+-- (54000) exactly when customer 5000 was present. Refused the same way.
+SELECT r22_eve.probe(relation, $$(CASE WHEN customer = 5000 THEN ROW(list) END) IS NULL$$, 'long_note', 1650)
+FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation;
+-- Break 2 (fixed), parameters: in a generic plan ARRAY[$1, ...] is not folded while planning,
+-- and a CASE builds it only when customer 5000's row reaches it (11000 copies of a 100000-byte
+-- $1): the same oracle without a column in the array. Refused the same way.
+SET plan_cache_mode = force_generic_plan;
+\set ECHO none
+SELECT format('PREPARE r22_%s(text) AS SELECT dp_count(1e-3) IS NOT NULL AS ran FROM %s '
+              'WHERE (CASE WHEN customer = 5000 THEN ARRAY[%s] END) IS NULL',
+              relation, relation, array_to_string(array_fill('$1'::text, ARRAY[11000]), ','))
+FROM unnest(ARRAY['r22_sales', 'r22_twin']) relation \gexec
+\set ECHO all
+EXECUTE r22_r22_sales(repeat('z', 100000));
+EXECUTE r22_r22_twin(repeat('z', 100000));
+RESET plan_cache_mode;
 SELECT pg_temp.charges() - :charges_before AS charged_for_refusals;
 -- The built-in comparisons stay (their negators and commutators are on the list).
 SELECT r22_eve.probe('r22_sales', 'NOT (customer < 3) AND NOT (note = ANY(ARRAY[''n1''])) AND 3 < i', '', 0);
 RESET max_parallel_workers_per_gather;
--- Still accepted: arrays and rows of constants or of fixed-length values (IN lists, x = ANY).
+-- Still accepted: arrays and rows of constants or of fixed-length values (IN lists, x = ANY);
+-- with parameters, an array parameter (note = ANY($1)) instead of a list of them.
 SELECT r22_eve.probe('r22_sales', $$note IN ('n1', 'n2') AND i = ANY(ARRAY[i, 1]) AND ROW(i, x) IS NOT NULL$$, '', 0);
 SELECT r22_eve.probe('r22_sales', $$(CASE WHEN customer = 5000 THEN ROW(list) END) IS NULL$$, 'i', 1600);
+PREPARE r22_listed(text[]) AS SELECT dp_count(1e9) > 0 AS counted FROM r22_sales WHERE note = ANY($1);
+EXECUTE r22_listed(ARRAY['n1', 'n2']);
+DEALLOCATE r22_listed;
 
 -- Held: a total form in a generic plan. The division by a parameter that is 0 runs as
 -- pgdp.total_div in the plan cached for every value (NULL, not "division by zero").

@@ -57,15 +57,23 @@ List* call_arguments(Node* node) {
     }
 }
 
-// True if some element is a value of a variable-length type read from rows (it holds a column):
-// an array or row built from copies of it has a size that depends on the row, and building one
-// of more than 1 GB raises an error. Elements of fixed length or from constants and parameters
-// only (x IN ('a', 'b')) have a size the query text decides.
+bool holds_var_or_param(Node* node, void* context) {
+    if (node == nullptr) return false;
+    if (IsA(node, Var) || IsA(node, Param)) return true;
+    return expression_tree_walker(node, walker_cast(holds_var_or_param), context);
+}
+
+// True if some element is a value of a variable-length type that the planner does not fold into a
+// constant: it holds a column, or a parameter (a generic plan keeps ARRAY[$1, $1, ...] for run
+// time, and CASE WHEN <row condition> THEN ARRAY[...] END builds it only when a row reaches it).
+// Past 1 GB building the array or row raises an error, so its size must not depend on the rows
+// or be built only for some. Elements of fixed length, or of constants only (x IN ('a', 'b'),
+// folded while planning), have a size the query text decides.
 bool copies_variable_length_values(List* elements) {
     ListCell* cell;
     foreach (cell, elements) {
         Node* element = static_cast<Node*>(lfirst(cell));
-        if (get_typlen(exprType(element)) < 0 && contain_var_clause(element)) return true;
+        if (get_typlen(exprType(element)) < 0 && holds_var_or_param(element, nullptr)) return true;
     }
     return false;
 }
