@@ -2,7 +2,6 @@
 
 extern "C" {
 #include "nodes/nodeFuncs.h"
-#include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 }
@@ -57,6 +56,7 @@ List* call_arguments(Node* node) {
     }
 }
 
+// Whether the expression reads a row's column or a parameter (a value the planner does not fold).
 bool holds_var_or_param(Node* node, void* context) {
     if (node == nullptr) return false;
     if (IsA(node, Var) || IsA(node, Param)) return true;
