@@ -1402,3 +1402,186 @@ COMMENT ON FUNCTION pgdp.total_sub(date, interval) IS 'value - span as a timesta
 CREATE FUNCTION pgdp.total_width_bucket(operand numeric, low numeric, high numeric, count integer) RETURNS integer
 AS 'MODULE_PATHNAME', 'pgdp_total_width_bucket_numeric' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
 COMMENT ON FUNCTION pgdp.total_width_bucket(numeric, numeric, numeric, integer) IS 'width_bucket(operand, low, high, count) of numeric, or NULL where it raises (NaN, infinite or equal bounds, bad count; with count 2147483647 every bucket above 0); never an error';
+
+-- ---------------------------------------------------------------------------------------------
+-- The *_ci forms that stop at epsilon (issue 34: dp_sum_ci(amount, 0, 2000, 1) is the 95 %
+-- interval, alpha 0.05), as scripts/install-script.sh writes them into extension/pgdp--0.16.sql.
+CREATE FUNCTION pgdp_clamped_ci_transfn(internal, "any", float8, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_clamped_ci_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_count_ci_transfn(internal, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_ci_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(int2, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(int2, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(int4, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(int4, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(int8, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(int8, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(float4, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(float4, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(float8, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(float8, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(numeric, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(numeric, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_count_ci(epsilon float8) (
+    SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_count_ci(float8) IS
+    'dp_count_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';

@@ -253,12 +253,17 @@ CREATE FUNCTION pgdp_count_ci_transfn(internal, float8, float8, float8) RETURNS 
 AS 'MODULE_PATHNAME', 'pgdp_count_ci_transfn' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_count_ci_transfn(internal, float8, float8, text, float8) RETURNS internal
 AS 'MODULE_PATHNAME', 'pgdp_count_ci_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_clamped_ci_transfn(internal, "any", float8, float8, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_clamped_ci_transfn' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION pgdp_count_ci_transfn(internal, float8) RETURNS internal
+AS 'MODULE_PATHNAME', 'pgdp_count_ci_transfn' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION pgdp_count_transfn(internal, float8, float8, text, int8) RETURNS internal
 AS 'MODULE_PATHNAME', 'pgdp_count_transfn' LANGUAGE C PARALLEL SAFE;
 
 -- The aggregates: dp_sum, dp_mean, dp_variance and dp_stddev (and their *_ci forms) for every
 -- value type and form,
 --   (value, lower, upper, epsilon [, delta [, mechanism]] [, alpha])
+-- (a *_ci form that stops at epsilon has alpha 0.05: with delta or a mechanism, alpha is written)
 -- dp_sum returns bigint for integer values, numeric for numeric and double precision otherwise;
 -- dp_mean, dp_variance and dp_stddev return numeric for numeric values and double precision
 -- otherwise; the *_ci forms
@@ -433,6 +438,34 @@ CREATE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon fl
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(int2, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(int2, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int2, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value int2, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int2, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- int4 values
 CREATE AGGREGATE dp_sum(value int4, lower float8, upper float8, epsilon float8) (
@@ -603,6 +636,34 @@ CREATE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon fl
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(int4, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(int4, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int4, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value int4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int4, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- int8 values
 CREATE AGGREGATE dp_sum(value int8, lower float8, upper float8, epsilon float8) (
@@ -773,6 +834,34 @@ CREATE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon fl
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(int8, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(int8, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(int8, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value int8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(int8, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- float4 values
 CREATE AGGREGATE dp_sum(value float4, lower float8, upper float8, epsilon float8) (
@@ -943,6 +1032,34 @@ CREATE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon 
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(float4, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(float4, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float4, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value float4, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float4, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- float8 values
 CREATE AGGREGATE dp_sum(value float8, lower float8, upper float8, epsilon float8) (
@@ -1113,6 +1230,34 @@ CREATE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon 
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(float8, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(float8, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(float8, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value float8, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(float8, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- numeric values
 CREATE AGGREGATE dp_sum(value numeric, lower float8, upper float8, epsilon float8) (
@@ -1283,6 +1428,34 @@ CREATE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8, float8, text, float8) IS
     'dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.';
+CREATE AGGREGATE dp_sum_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_sum_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_sum_ci(numeric, float8, float8, float8) IS
+    'dp_sum_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_mean_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_mean_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_mean_ci(numeric, float8, float8, float8) IS
+    'dp_mean_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_variance_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_variance_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_variance_ci(numeric, float8, float8, float8) IS
+    'dp_variance_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_stddev_ci(value numeric, lower float8, upper float8, epsilon float8) (
+    SFUNC = pgdp_clamped_ci_transfn, FINALFUNC = pgdp_stddev_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_stddev_ci(numeric, float8, float8, float8) IS
+    'dp_stddev_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- dp_count
 CREATE AGGREGATE dp_count(epsilon float8) (
@@ -1327,6 +1500,13 @@ CREATE AGGREGATE dp_count_ci(epsilon float8, delta float8, mechanism text, alpha
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dp_count_ci(float8, float8, text, float8) IS
     'dp_count with its (1 - alpha) interval and noise scale, as a dp_release record.';
+CREATE AGGREGATE dp_count_ci(epsilon float8) (
+    SFUNC = pgdp_count_ci_transfn, FINALFUNC = pgdp_count_ci_final,
+    STYPE = internal, SSPACE = 32, FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = pgdp_state_combine, SERIALFUNC = pgdp_state_serialize, DESERIALFUNC = pgdp_state_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dp_count_ci(float8) IS
+    'dp_count_ci with its 95 % interval (alpha 0.05) and noise scale, as a dp_release record.';
 
 -- dp_groups: private group selection, (epsilon, delta [, mechanism [, min_units]])
 CREATE AGGREGATE dp_groups(epsilon float8, delta float8) (

@@ -94,8 +94,13 @@ STDDEV_COMMENT='Differentially private population standard deviation of values c
 VARIANCE_CI_COMMENT='dp_variance with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.'
 STDDEV_CI_COMMENT='dp_stddev with its (1 - alpha) interval (union bound over its three releases) and approximate noise scale (delta method), as a dp_release record.'
 
+# The comment of a *_ci form that stops at epsilon.
+ci_default_comment() {
+    printf 'dp_%s_ci with its 95 %% interval (alpha 0.05) and noise scale, as a dp_release record.' "$1"
+}
+
 aggregates() {
-    local form type
+    local form type name
     cat <<'EOF'
 -- Transition functions. Their value argument is "any" (as for the built-in count("any")): the
 -- aggregates below are typed, so PostgreSQL has already resolved and coerced the value to one of
@@ -106,12 +111,16 @@ EOF
     for form in "${FORMS[@]}"; do transition pgdp_clamped_ci_transfn pgdp_clamped_ci_transfn "\"any\", $BOUNDS, $form, float8"; done
     for form in "${FORMS[@]}"; do transition pgdp_count_transfn pgdp_count_transfn "$form"; done
     for form in "${FORMS[@]}"; do transition pgdp_count_ci_transfn pgdp_count_ci_transfn "$form, float8"; done
+    # The *_ci forms that stop at epsilon (alpha 0.05: the 95 % interval).
+    transition pgdp_clamped_ci_transfn pgdp_clamped_ci_transfn "\"any\", $BOUNDS, float8"
+    transition pgdp_count_ci_transfn pgdp_count_ci_transfn "float8"
     transition pgdp_count_transfn pgdp_count_transfn "float8, float8, text, int8"
     cat <<'EOF'
 
 -- The aggregates: dp_sum, dp_mean, dp_variance and dp_stddev (and their *_ci forms) for every
 -- value type and form,
 --   (value, lower, upper, epsilon [, delta [, mechanism]] [, alpha])
+-- (a *_ci form that stops at epsilon has alpha 0.05: with delta or a mechanism, alpha is written)
 -- dp_sum returns bigint for integer values, numeric for numeric and double precision otherwise;
 -- dp_mean, dp_variance and dp_stddev return numeric for numeric values and double precision
 -- otherwise; the *_ci forms
@@ -136,6 +145,10 @@ EOF
             aggregate dp_stddev_ci "value $type, $NAMED_BOUNDS, $form, alpha float8" pgdp_clamped_ci_transfn \
                 pgdp_stddev_ci_final "$STDDEV_CI_COMMENT"
         done
+        for name in sum mean variance stddev; do
+            aggregate "dp_${name}_ci" "value $type, $NAMED_BOUNDS, epsilon float8" pgdp_clamped_ci_transfn \
+                "pgdp_${name}_ci_final" "$(ci_default_comment "$name")"
+        done
     done
     echo
     echo "-- dp_count"
@@ -143,6 +156,7 @@ EOF
         aggregate dp_count "$form" pgdp_count_transfn pgdp_count_final "$COUNT_COMMENT"
         aggregate dp_count_ci "$form, alpha float8" pgdp_count_ci_transfn pgdp_count_ci_final "$COUNT_CI_COMMENT"
     done
+    aggregate dp_count_ci "epsilon float8" pgdp_count_ci_transfn pgdp_count_ci_final "$(ci_default_comment count)"
     echo
     echo "-- dp_groups: private group selection, (epsilon, delta [, mechanism [, min_units]])"
     for form in 'epsilon float8, delta float8' 'epsilon float8, delta float8, mechanism text' \

@@ -178,6 +178,19 @@ SELECT avg(((rs).ci_lower <= t.s AND t.s <= (rs).ci_upper)::int) >= 0.9 - 5 * sq
        bool_and((rm).ci_lower >= 0 AND (rm).ci_upper <= 1000) AS mean_interval_in_bounds
 FROM intervals, truth t;
 
+-- A *_ci call that stops at epsilon is the 95 % interval (alpha 0.05): over 2000 releases it covers
+-- the exact value at least 95 % of the time (minus 5 standard errors), and says alpha 0.05.
+CREATE TEMP TABLE default_intervals AS
+SELECT g, dp_sum_ci(salary, 0, 1000, 0.5) AS rs, dp_count_ci(0.5) AS rc
+FROM staff, generate_series(1, 2000) AS g
+WHERE id <= 200
+GROUP BY g;
+WITH truth AS (SELECT sum(salary) AS s, count(*) AS n FROM staff WHERE id <= 200)
+SELECT avg(((rs).ci_lower <= t.s AND t.s <= (rs).ci_upper)::int) >= 0.95 - 5 * sqrt(0.0475 / 2000) AS sum_covered,
+       avg(((rc).ci_lower <= t.n AND t.n <= (rc).ci_upper)::int) >= 0.95 - 5 * sqrt(0.0475 / 2000) AS count_covered,
+       bool_and((rs).alpha = 0.05 AND (rc).alpha = 0.05) AS alpha_default
+FROM default_intervals, truth t;
+
 -- No error can depend on the data: an enormous numeric is clamped like any other value.
 SELECT abs(dp_sum(v, 0, 10, 1e6, 1e-6, 'gaussian') - (10 + 0 + 3)) < 5 * gaussian_sigma(1e6, 1e-6, 10) AS clamped
 FROM (VALUES (1e400::numeric), (-1e400::numeric), (3::numeric)) AS t(v);
@@ -219,6 +232,7 @@ FROM (VALUES
     ('SELECT dp_sum(salary, 0, 1000, 1) OVER () FROM staff'),
     ('SELECT dp_count(1) OVER (PARTITION BY region) FROM staff'),
     ('SELECT dp_sum_ci(salary, 0, 1000, 1, 0) FROM staff'),
+    ('SELECT dp_sum_ci(salary, 0, 1000, 0) FROM staff'),
     ('SELECT dp_count_ci(1, 1e-6, ''gaussian'', 1.5) FROM staff WHERE false'),
     ('SELECT dp_mean_ci(salary, 0, 1000, 1, 1e-6, ''auto'', salary) FROM staff')
 ) AS t(query);

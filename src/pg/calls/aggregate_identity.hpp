@@ -19,7 +19,8 @@ using pgdp::AggregateKind;
 
 // Where a call's privacy arguments are (0-based; -1: none). A value comes first when there are
 // bounds (then dp_histogram's bins) and for dp_count_distinct (no bounds); delta and mechanism, both
-// optional, follow epsilon; the *_ci forms end with alpha.
+// optional, follow epsilon; the *_ci forms end with alpha, except the form that stops at epsilon
+// (alpha 0.05).
 struct ArgumentPositions {
     int lower;
     int upper;
@@ -44,13 +45,13 @@ inline constexpr AggregateDefinition kAggregates[] = {
     {"dp_sum",      AggregateKind::Sum,       false, "pgdp_sum_final",      { 1,  2, 3, -1},                     4, 6},
     {"dp_mean",     AggregateKind::Mean,      false, "pgdp_mean_final",     { 1,  2, 3, -1},                     4, 6},
     {"dp_count",    AggregateKind::Count,     false, "pgdp_count_final",    {-1, -1, 0, -1},                     1, 3},
-    {"dp_sum_ci",   AggregateKind::Sum,       true,  "pgdp_sum_ci_final",   { 1,  2, 3, -1},                     5, 7},
-    {"dp_mean_ci",  AggregateKind::Mean,      true,  "pgdp_mean_ci_final",  { 1,  2, 3, -1},                     5, 7},
-    {"dp_count_ci", AggregateKind::Count,     true,  "pgdp_count_ci_final", {-1, -1, 0, -1},                     2, 4},
+    {"dp_sum_ci",   AggregateKind::Sum,       true,  "pgdp_sum_ci_final",   { 1,  2, 3, -1},                     4, 7},
+    {"dp_mean_ci",  AggregateKind::Mean,      true,  "pgdp_mean_ci_final",  { 1,  2, 3, -1},                     4, 7},
+    {"dp_count_ci", AggregateKind::Count,     true,  "pgdp_count_ci_final", {-1, -1, 0, -1},                     1, 4},
     {"dp_variance", AggregateKind::Variance,  false, "pgdp_variance_final", { 1,  2, 3, -1},                     4, 6},
     {"dp_stddev",   AggregateKind::StandardDeviation, false, "pgdp_stddev_final", { 1,  2, 3, -1},               4, 6},
-    {"dp_variance_ci", AggregateKind::Variance, true, "pgdp_variance_ci_final", { 1,  2, 3, -1},                 5, 7},
-    {"dp_stddev_ci", AggregateKind::StandardDeviation, true, "pgdp_stddev_ci_final", { 1,  2, 3, -1},            5, 7},
+    {"dp_variance_ci", AggregateKind::Variance, true, "pgdp_variance_ci_final", { 1,  2, 3, -1},                 4, 7},
+    {"dp_stddev_ci", AggregateKind::StandardDeviation, true, "pgdp_stddev_ci_final", { 1,  2, 3, -1},            4, 7},
     // Private group selection: dp_groups(epsilon, delta [, mechanism [, min_units]]) -> boolean.
     {"dp_groups",   AggregateKind::Selection, false, "pgdp_groups_final",   {-1, -1, 0,  3},                     2, 4},
     // dp_histogram(value, lower, upper, bins, epsilon [, delta [, mechanism]]) -> dp_histogram_bin[].
@@ -122,7 +123,8 @@ constexpr bool consistent() {
         if (at.epsilon != (at.lower >= 0 ? 3 + (at.shape >= 0 ? 1 : 0) : unbounded_value)) return false;
         if (at.min_units >= 0 && (at.min_units != at.epsilon + 3 || row.with_interval)) return false;
         if (row.max_arguments != at.epsilon + 3 + (at.min_units >= 0 ? 1 : 0) + alpha) return false;
-        if (row.min_arguments < at.epsilon + 1 + alpha || row.min_arguments > row.max_arguments) return false;
+        // A *_ci form may stop at epsilon (alpha then 0.05); with delta or a mechanism it ends with alpha.
+        if (row.min_arguments < at.epsilon + 1 || row.min_arguments > row.max_arguments) return false;
         for (int j = 0; j < i; ++j) {
             if (same_text(kAggregates[j].name, row.name) ||
                 same_text(kAggregates[j].final_symbol, row.final_symbol))

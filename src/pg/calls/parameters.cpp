@@ -30,7 +30,7 @@ namespace {
 // `nargs` arguments, as read_parameters names it.
 const char* parameter_name(const AggregateIdentity& identity, int index, int nargs) {
     const ArgumentPositions& at = identity.at;
-    if (identity.with_interval && index == nargs - 1) return "alpha";
+    if (identity.with_interval && index == nargs - 1 && nargs > at.epsilon + 1) return "alpha";
     if (index == at.lower) return "lower";
     if (index == at.upper) return "upper";
     if (index == at.shape) return identity.kind == AggregateKind::Quantiles ? "q" : "bins";
@@ -360,10 +360,14 @@ namespace {
 Parameters read_validated_parameters(Aggref* aggref, const AggregateIdentity& identity,
                                      const ArgumentContext& context) {
     const ArgumentPositions& at = identity.at;
-    const int nargs = written_argument_count(aggref) - (identity.with_interval ? 1 : 0);  // without alpha
+    // The *_ci forms end with alpha, except the one that stops at epsilon: the 95 % interval.
+    const int written = written_argument_count(aggref);
+    const bool alpha_written = identity.with_interval && written > at.epsilon + 1;
+    const int nargs = written - (alpha_written ? 1 : 0);  // without alpha
     Parameters parameters{};
     pgdp::AggregateParameters& given = parameters.privacy;
-    if (identity.with_interval) given.alpha = float8_parameter(aggref, nargs, "alpha", context);
+    if (identity.with_interval)
+        given.alpha = alpha_written ? float8_parameter(aggref, nargs, "alpha", context) : 0.05;
     const bool has_value = at.lower >= 0 || identity.kind == AggregateKind::CountDistinct;
     parameters.value_type =
         has_value ? exprType((Node*)linitial_node(TargetEntry, aggref->args)->expr) : INT8OID;
